@@ -1,0 +1,31 @@
+/* Kernel ABI numbers the core needs, restated so that core/ includes no
+ * OS header (values from include/uapi/linux/perf_event.h; SPEC.md §3). */
+#ifndef RP_ABI_H
+#define RP_ABI_H
+
+enum rp_record_type {
+	RP_RECORD_MMAP = 1,
+	RP_RECORD_LOST = 2,
+	RP_RECORD_COMM = 3,
+	RP_RECORD_EXIT = 4,
+	RP_RECORD_THROTTLE = 5,
+	RP_RECORD_UNTHROTTLE = 6,
+	RP_RECORD_FORK = 7,
+	RP_RECORD_READ = 8,
+	RP_RECORD_SAMPLE = 9,
+	RP_RECORD_MMAP2 = 10,
+	RP_RECORD_AUX = 11,
+	RP_RECORD_ITRACE_START = 12,
+	RP_RECORD_LOST_SAMPLES = 13,
+	RP_RECORD_SWITCH = 14,
+	RP_RECORD_SWITCH_CPU_WIDE = 15,
+	RP_RECORD_NAMESPACES = 16,
+	RP_RECORD_KSYMBOL = 17,
+	RP_RECORD_BPF_EVENT = 18,
+	RP_RECORD_CGROUP = 19,
+	RP_RECORD_TEXT_POKE = 20,
+	RP_RECORD_AUX_OUTPUT_HW_ID = 21,
+	RP_RECORD_CALLCHAIN_DEFERRED = 22
+};
+
+#endif

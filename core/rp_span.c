@@ -1,0 +1,104 @@
+#include "rp_span.h"
+
+uint8_t rp_span_byte(rp_span s, uint32_t i)
+{
+	return i < s.n0 ? s.p0[i] : s.p1[i - s.n0];
+}
+
+/* Each reader checks the bound once in 64-bit arithmetic (off + n cannot
+ * overflow there), then reads every byte exactly once. */
+
+bool rp_span_get_u16(rp_span s, uint32_t off, uint16_t *out)
+{
+	if ((uint64_t)off + 2u > (uint64_t)s.n0 + s.n1)
+		return false;
+	const uint8_t b0 = rp_span_byte(s, off);
+	const uint8_t b1 = rp_span_byte(s, off + 1u);
+#if RP_BIG_ENDIAN
+	*out = (uint16_t)(b1 + 256u * b0);
+#else
+	*out = (uint16_t)(b0 + 256u * b1);
+#endif
+	return true;
+}
+
+bool rp_span_get_u32(rp_span s, uint32_t off, uint32_t *out)
+{
+	if ((uint64_t)off + 4u > (uint64_t)s.n0 + s.n1)
+		return false;
+	const uint8_t b0 = rp_span_byte(s, off);
+	const uint8_t b1 = rp_span_byte(s, off + 1u);
+	const uint8_t b2 = rp_span_byte(s, off + 2u);
+	const uint8_t b3 = rp_span_byte(s, off + 3u);
+#if RP_BIG_ENDIAN
+	*out = (uint32_t)(b3 + 256u * b2) + 65536u * (uint32_t)(b1 + 256u * b0);
+#else
+	*out = (uint32_t)(b0 + 256u * b1) + 65536u * (uint32_t)(b2 + 256u * b3);
+#endif
+	return true;
+}
+
+bool rp_span_get_u64(rp_span s, uint32_t off, uint64_t *out)
+{
+	if ((uint64_t)off + 8u > (uint64_t)s.n0 + s.n1)
+		return false;
+	uint32_t lo;
+	uint32_t hi;
+	(void)rp_span_get_u32(s, off, &lo);
+	(void)rp_span_get_u32(s, off + 4u, &hi);
+#if RP_BIG_ENDIAN
+	*out = (uint64_t)lo * 4294967296u + hi;
+#else
+	*out = (uint64_t)hi * 4294967296u + lo;
+#endif
+	return true;
+}
+
+bool rp_span_sub(rp_span s, uint32_t off, uint32_t len, rp_span *out)
+{
+	if ((uint64_t)off + len > (uint64_t)s.n0 + s.n1)
+		return false;
+	if (off >= s.n0) {
+		/* entirely in the second slice */
+		out->p0 = s.p1 + (off - s.n0);
+		out->n0 = len;
+		out->p1 = s.p1;
+		out->n1 = 0;
+	} else if (len <= s.n0 - off) {
+		/* entirely in the first slice */
+		out->p0 = s.p0 + off;
+		out->n0 = len;
+		out->p1 = s.p1;
+		out->n1 = 0;
+	} else {
+		out->p0 = s.p0 + off;
+		out->n0 = s.n0 - off;
+		out->p1 = s.p1;
+		out->n1 = len - (s.n0 - off);
+	}
+	return true;
+}
+
+uint32_t rp_span_copy(rp_span s, uint8_t *dst, uint32_t cap)
+{
+	const uint32_t n0 = s.n0 < cap ? s.n0 : cap;
+	const uint32_t rest = cap - n0;
+	const uint32_t n1 = s.n1 < rest ? s.n1 : rest;
+
+	/*@ loop invariant 0 <= i <= n0;
+	    loop invariant \forall integer k; 0 <= k < i ==> dst[k] == s.p0[k];
+	    loop assigns i, dst[0 .. n0 - 1];
+	    loop variant n0 - i;
+	*/
+	for (uint32_t i = 0; i < n0; i++)
+		dst[i] = s.p0[i];
+	/*@ loop invariant 0 <= i <= n1;
+	    loop invariant \forall integer k; 0 <= k < n0 ==> dst[k] == s.p0[k];
+	    loop invariant \forall integer k; 0 <= k < i ==> dst[n0 + k] == s.p1[k];
+	    loop assigns i, dst[n0 .. n0 + n1 - 1];
+	    loop variant n1 - i;
+	*/
+	for (uint32_t i = 0; i < n1; i++)
+		dst[n0 + i] = s.p1[i];
+	return n0 + n1;
+}

@@ -1,0 +1,43 @@
+/* Status codes of the whole library.
+ *
+ * One code space for the core and the adapters: 0 and small positive values
+ * are normal outcomes, codes from -1000 down are ringproof's own errors, and
+ * adapters return other negative values as -errno.  Ranges, so that modules
+ * can add codes without colliding:
+ *   -1001 .. -1099  perf ring framing (rp_ring.h)
+ *   -1100 .. -1199  record views and the sample parser
+ *   -1200 .. -1299  backward (overwrite) ring walk
+ *   -1300 .. -1399  BPF ring buffer walk
+ *   -1900 .. -1999  adapters (ringproof-specific, non-errno)
+ */
+#ifndef RP_STATUS_H
+#define RP_STATUS_H
+
+typedef enum rp_status {
+	RP_OK = 0,    /* a record was decoded */
+	RP_EMPTY = 1, /* tail == head: nothing to read */
+	RP_MORE = 2,  /* a batch stopped at its capacity; records remain */
+	RP_BUSY = 3,  /* the producer has not finished the next record yet */
+
+	/* perf ring framing: the ring is inconsistent at tail; nothing moved */
+	RP_E_OVERRUN = -1001,    /* head - tail > ring size */
+	RP_E_TAIL_ALIGN = -1002, /* tail is not 8-aligned */
+	RP_E_HDR_SHORT = -1003,  /* header size < 8 (size 0 would never advance) */
+	RP_E_HDR_ALIGN = -1004,  /* header size is not a multiple of 8 */
+	RP_E_TRUNCATED = -1005,  /* record (or its header) reaches past head */
+
+	/* record views */
+	RP_E_TYPE = -1100,      /* view applied to a record of another type */
+	RP_E_BODY_SHORT = -1101, /* a field or length reaches past the record end */
+
+	/* -1102 .. -1199: sample parser (added by its module) */
+	/* -1200 .. -1299: backward ring walk (added by its module) */
+	/* -1300 .. -1399: BPF ring buffer walk (added by its module) */
+} rp_status;
+
+/* A short constant text for a status code of this header; NULL for any other
+ * value (an adapter's -errno, say).  Never fails, never allocates. */
+/*@ assigns \nothing; */
+const char *rp_status_text(int code);
+
+#endif

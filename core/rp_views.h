@@ -1,0 +1,88 @@
+/* Typed views over one record.  Each view validates every length it reads
+ * against the record's own body and returns sub-spans of it, never copies. */
+#ifndef RP_VIEWS_H
+#define RP_VIEWS_H
+
+#include <stdint.h>
+
+#include "rp_abi.h"
+#include "rp_ring.h"
+
+/* A PERF_RECORD_SAMPLE of a BPF-output event (sample_type == PERF_SAMPLE_RAW
+ * only): u32 raw size at body offset 0, then the payload.  raw_size includes
+ * the kernel's padding, whose bytes are stale ring contents (SPEC.md §6). */
+typedef struct rp_bpf_output {
+	uint32_t raw_size;
+	rp_span data; /* raw_size bytes */
+} rp_bpf_output;
+
+/* PERF_RECORD_LOST: the buffer dropped `lost` records; id names an event
+ * that wrote later, not necessarily the one that lost (SPEC.md §5). */
+typedef struct rp_lost {
+	uint64_t id;
+	uint64_t lost;
+} rp_lost;
+
+/*@ requires \valid_read(rec) && \valid(out);
+    requires rp_span_ok(rec->body);
+    requires \separated(out, rec);
+    requires \separated(out, rec->body.p0 + (0 .. rec->body.n0 - 1),
+                        rec->body.p1 + (0 .. rec->body.n1 - 1));
+    assigns *out;
+    behavior wrong_type:
+      assumes rec->type != RP_RECORD_SAMPLE;
+      assigns \nothing;
+      ensures \result == RP_E_TYPE;
+    behavior no_size_word:
+      assumes rec->type == RP_RECORD_SAMPLE;
+      assumes rp_span_len(rec->body) < 4;
+      assigns \nothing;
+      ensures \result == RP_E_BODY_SHORT;
+    behavior raw_too_long:
+      assumes rec->type == RP_RECORD_SAMPLE;
+      assumes rp_span_len(rec->body) >= 4;
+      assumes rp_span_u32(rec->body, 0) + 4 > rp_span_len(rec->body);
+      assigns \nothing;
+      ensures \result == RP_E_BODY_SHORT;
+    behavior ok:
+      assumes rec->type == RP_RECORD_SAMPLE;
+      assumes rp_span_len(rec->body) >= 4;
+      assumes rp_span_u32(rec->body, 0) + 4 <= rp_span_len(rec->body);
+      ensures \result == RP_OK;
+      ensures out->raw_size == rp_span_u32(rec->body, 0);
+      ensures rp_span_ok(out->data);
+      ensures rp_span_len(out->data) == out->raw_size;
+      ensures \forall integer i; 0 <= i < out->raw_size ==>
+                rp_span_at(out->data, i) == rp_span_at(rec->body, 4 + i);
+    complete behaviors;
+    disjoint behaviors;
+*/
+rp_status rp_bpf_output_view(const rp_record *rec, rp_bpf_output *out);
+
+/*@ requires \valid_read(rec) && \valid(out);
+    requires rp_span_ok(rec->body);
+    requires \separated(out, rec);
+    requires \separated(out, rec->body.p0 + (0 .. rec->body.n0 - 1),
+                        rec->body.p1 + (0 .. rec->body.n1 - 1));
+    assigns *out;
+    behavior wrong_type:
+      assumes rec->type != RP_RECORD_LOST;
+      assigns \nothing;
+      ensures \result == RP_E_TYPE;
+    behavior short:
+      assumes rec->type == RP_RECORD_LOST;
+      assumes rp_span_len(rec->body) < 16;
+      assigns \nothing;
+      ensures \result == RP_E_BODY_SHORT;
+    behavior ok:
+      assumes rec->type == RP_RECORD_LOST;
+      assumes rp_span_len(rec->body) >= 16;
+      ensures \result == RP_OK;
+      ensures out->id == rp_span_u64(rec->body, 0);
+      ensures out->lost == rp_span_u64(rec->body, 8);
+    complete behaviors;
+    disjoint behaviors;
+*/
+rp_status rp_lost_view(const rp_record *rec, rp_lost *out);
+
+#endif
