@@ -40,9 +40,9 @@ static uint64_t rp_ring_offset(uint64_t pos, uint64_t size)
 static uint16_t rp_load16(const uint8_t *p)
 {
 #if RP_BIG_ENDIAN
-	return (uint16_t)(p[1] + 256u * p[0]);
+	return (uint16_t)(RP_LOAD_U8(p + 1) + 256u * RP_LOAD_U8(p));
 #else
-	return (uint16_t)(p[0] + 256u * p[1]);
+	return (uint16_t)(RP_LOAD_U8(p) + 256u * RP_LOAD_U8(p + 1));
 #endif
 }
 

@@ -2,7 +2,7 @@
 
 uint8_t rp_span_byte(rp_span s, uint32_t i)
 {
-	return i < s.n0 ? s.p0[i] : s.p1[i - s.n0];
+	return i < s.n0 ? RP_LOAD_U8(s.p0 + i) : RP_LOAD_U8(s.p1 + (i - s.n0));
 }
 
 /* Each reader checks the bound once in 64-bit arithmetic (off + n cannot
@@ -91,7 +91,7 @@ uint32_t rp_span_copy(rp_span s, uint8_t *dst, uint32_t cap)
 	    loop variant n0 - i;
 	*/
 	for (uint32_t i = 0; i < n0; i++)
-		dst[i] = s.p0[i];
+		dst[i] = RP_LOAD_U8(s.p0 + i);
 	/*@ loop invariant 0 <= i <= n1;
 	    loop invariant \forall integer k; 0 <= k < n0 ==> dst[k] == s.p0[k];
 	    loop invariant \forall integer k; 0 <= k < i ==> dst[n0 + k] == s.p1[k];
@@ -99,6 +99,6 @@ uint32_t rp_span_copy(rp_span s, uint8_t *dst, uint32_t cap)
 	    loop variant n1 - i;
 	*/
 	for (uint32_t i = 0; i < n1; i++)
-		dst[n0 + i] = s.p1[i];
+		dst[n0 + i] = RP_LOAD_U8(s.p1 + i);
 	return n0 + n1;
 }

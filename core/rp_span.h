@@ -30,6 +30,13 @@ typedef struct rp_span {
     i < s.n0 ? s.p0[i] : s.p1[i - s.n0];
 */
 
+/* Every load from ring memory goes through RP_LOAD_U8, so that a test build
+ * can interpose on it (the hostile-producer fuzzer returns fresh bytes on
+ * every load and counts loads per offset).  Real builds read memory. */
+#ifndef RP_LOAD_U8
+#define RP_LOAD_U8(p) (*(p))
+#endif
+
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define RP_BIG_ENDIAN 1
 #else
