@@ -16,6 +16,16 @@ const char *rp_status_text(int code)
 	case RP_E_TRUNCATED: return "corrupt record: reaches past head";
 	case RP_E_TYPE: return "record is not of the type this view reads";
 	case RP_E_BODY_SHORT: return "a field or length reaches past the record end";
+	case RP_BW_END_ZERO: return "backward walk ended at a zero header";
+	case RP_BW_END_OVERWRITTEN: return "backward walk ended: the next record was overwritten";
+	case RP_E_BW_HDR_SHORT: return "corrupt backward record: header size below 8";
+	case RP_E_BW_HDR_ALIGN: return "corrupt backward record: header size not a multiple of 8";
+	case RP_E_BW_POS_ALIGN: return "backward walk position not 8-byte aligned";
+	case RP_E_BW_SCRATCH: return "backward record larger than the scratch buffer";
+	case RP_E_RB_OVERRUN: return "corrupt ringbuf: producer is more than the ring size ahead of consumer";
+	case RP_E_RB_ALIGN: return "corrupt ringbuf: position not 8-byte aligned";
+	case RP_E_RB_TRUNCATED: return "corrupt ringbuf: less than a header between consumer and producer";
+	case RP_E_RB_LEN: return "corrupt ringbuf: record length reaches past producer";
 	default: return NULL;
 	}
 }

@@ -31,8 +31,19 @@ typedef enum rp_status {
 	RP_E_BODY_SHORT = -1101, /* a field or length reaches past the record end */
 
 	/* -1102 .. -1199: sample parser (added by its module) */
-	/* -1200 .. -1299: backward ring walk (added by its module) */
-	/* -1300 .. -1399: BPF ring buffer walk (added by its module) */
+	/* backward (overwrite) ring walk: the first two are normal ends */
+	RP_BW_END_ZERO = -1201,        /* end: a zero header (never-written space) */
+	RP_BW_END_OVERWRITTEN = -1202, /* end: the next record reaches past head + size */
+	RP_E_BW_HDR_SHORT = -1203,     /* header size 1..7 */
+	RP_E_BW_HDR_ALIGN = -1204,     /* header size not a multiple of 8 */
+	RP_E_BW_POS_ALIGN = -1205,     /* head or walked bytes not 8-aligned */
+	RP_E_BW_SCRATCH = -1206,       /* record larger than the caller's scratch */
+
+	/* BPF ring buffer walk: the ring is inconsistent at consumer; nothing moved */
+	RP_E_RB_OVERRUN = -1301,   /* producer - consumer > ring size */
+	RP_E_RB_ALIGN = -1302,     /* consumer or producer not 8-aligned */
+	RP_E_RB_TRUNCATED = -1303, /* 0 < producer - consumer < 8 */
+	RP_E_RB_LEN = -1304,       /* record length reaches past producer */
 } rp_status;
 
 /* A short constant text for a status code of this header; NULL for any other
