@@ -26,6 +26,12 @@ const char *rp_status_text(int code)
 	case RP_E_RB_ALIGN: return "corrupt ringbuf: position not 8-byte aligned";
 	case RP_E_RB_TRUNCATED: return "corrupt ringbuf: less than a header between consumer and producer";
 	case RP_E_RB_LEN: return "corrupt ringbuf: record length reaches past producer";
+	case RP_E_PAGE_COUNT: return "ring data page count is not a power of two";
+	case RP_E_ATTR_SIZE: return "kernel rejected perf_event_attr size (see the size it reported)";
+	case RP_E_DATA_SIZE: return "ring control page reports an unusable data_offset/data_size";
+	case RP_E_MAP_TYPE: return "BPF map is not a BPF_MAP_TYPE_PERF_EVENT_ARRAY";
+	case RP_E_MAP_SMALL: return "BPF map has fewer entries than the highest CPU id";
+	case RP_E_CPU_LIST: return "cannot parse the online CPU list";
 	default: return NULL;
 	}
 }

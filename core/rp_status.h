@@ -44,6 +44,14 @@ typedef enum rp_status {
 	RP_E_RB_ALIGN = -1302,     /* consumer or producer not 8-aligned */
 	RP_E_RB_TRUNCATED = -1303, /* 0 < producer - consumer < 8 */
 	RP_E_RB_LEN = -1304,       /* record length reaches past producer */
+
+	/* adapters (adapters/linux) */
+	RP_E_PAGE_COUNT = -1900, /* ring data page count is not a power of two */
+	RP_E_ATTR_SIZE = -1901,  /* kernel rejected perf_event_attr.size (E2BIG) */
+	RP_E_DATA_SIZE = -1902,  /* control page data_offset/data_size unusable */
+	RP_E_MAP_TYPE = -1903,   /* BPF map is not a PERF_EVENT_ARRAY */
+	RP_E_MAP_SMALL = -1904,  /* a CPU id is >= the map's max_entries */
+	RP_E_CPU_LIST = -1905,   /* the online CPU list could not be parsed */
 } rp_status;
 
 /* A short constant text for a status code of this header; NULL for any other
