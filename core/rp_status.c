@@ -16,6 +16,14 @@ const char *rp_status_text(int code)
 	case RP_E_TRUNCATED: return "corrupt record: reaches past head";
 	case RP_E_TYPE: return "record is not of the type this view reads";
 	case RP_E_BODY_SHORT: return "a field or length reaches past the record end";
+	case RP_E_SAMPLE_TYPE_BITS: return "sample_type has unknown bits (25 and up)";
+	case RP_E_READ_FORMAT_BITS: return "read_format has unknown bits (5 and up)";
+	case RP_E_WEIGHT_BOTH: return "sample_type has both WEIGHT and WEIGHT_STRUCT";
+	case RP_E_LEFTOVER: return "record has bytes left after its last field";
+	case RP_E_UNKNOWN_TYPE: return "record type unknown to the parser (skip it by size)";
+	case RP_E_RAW_ALIGN: return "raw size + 4 is not a multiple of 8";
+	case RP_E_STACK_DYN: return "user stack dyn_size exceeds the dumped size";
+	case RP_E_BUILD_ID_SIZE: return "MMAP2 build-id size above 20";
 	case RP_BW_END_ZERO: return "backward walk ended at a zero header";
 	case RP_BW_END_OVERWRITTEN: return "backward walk ended: the next record was overwritten";
 	case RP_E_BW_HDR_SHORT: return "corrupt backward record: header size below 8";

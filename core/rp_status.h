@@ -30,7 +30,15 @@ typedef enum rp_status {
 	RP_E_TYPE = -1100,      /* view applied to a record of another type */
 	RP_E_BODY_SHORT = -1101, /* a field or length reaches past the record end */
 
-	/* -1102 .. -1199: sample parser (added by its module) */
+	/* -1102 .. -1199: record and sample parsers (rp_sample.h, rp_records.h) */
+	RP_E_SAMPLE_TYPE_BITS = -1102, /* sample_type has bits >= 25 (unknown) */
+	RP_E_READ_FORMAT_BITS = -1103, /* read_format has bits >= 5 (unknown) */
+	RP_E_WEIGHT_BOTH = -1104,      /* WEIGHT and WEIGHT_STRUCT both set */
+	RP_E_LEFTOVER = -1105,         /* bytes left after the last field */
+	RP_E_UNKNOWN_TYPE = -1106,     /* record type unknown here; skip it by size */
+	RP_E_RAW_ALIGN = -1107,        /* 4 + raw size is not a multiple of 8 */
+	RP_E_STACK_DYN = -1108,        /* user stack dyn_size > dumped size */
+	RP_E_BUILD_ID_SIZE = -1109,    /* MMAP2 build_id_size > 20 */
 	/* backward (overwrite) ring walk: the first two are normal ends */
 	RP_BW_END_ZERO = -1201,        /* end: a zero header (never-written space) */
 	RP_BW_END_OVERWRITTEN = -1202, /* end: the next record reaches past head + size */
