@@ -1,0 +1,32 @@
+# Unit tests of the verified core (cmocka) over synthetic ring pages.
+#   make unit-tests          build $(BUILD)/unit/test_*
+#   make suite-unit          run them (TAP)
+#   make suite-unit-valgrind run them under valgrind memcheck
+UNIT_DIR     = $(BUILD)/unit
+UNIT_TESTS   = $(patsubst tests/unit/%.c,$(UNIT_DIR)/%,$(sort $(wildcard tests/unit/test_*.c)))
+UNIT_HELPERS = $(UNIT_DIR)/ring_builder.o
+UNIT_LIB     = $(BUILD)/lib/libringproof.a
+
+ALL_TARGETS  += $(UNIT_TESTS)
+CHECK_SUITES += unit unit-valgrind
+TEST_SUITES  += unit unit-valgrind
+
+.PHONY: unit-tests suite-unit suite-unit-valgrind
+unit-tests: $(UNIT_TESTS)
+
+$(UNIT_DIR)/%.o: tests/unit/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(UNIT_DIR)/test_%: $(UNIT_DIR)/test_%.o $(UNIT_HELPERS) $(UNIT_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(UNIT_HELPERS) $(UNIT_LIB) -lcmocka
+
+suite-unit: $(UNIT_TESTS)
+	@bash ci/suite.sh unit --tap -- bash tests/unit/run.sh $(UNIT_TESTS)
+
+suite-unit-valgrind: $(UNIT_TESTS)
+	@bash ci/suite.sh unit-valgrind --tap -- bash tests/unit/run.sh --valgrind $(UNIT_TESTS)
+
+.SECONDARY: $(UNIT_HELPERS) $(UNIT_TESTS:=.o)
+
+-include $(UNIT_DIR)/*.d
