@@ -1,0 +1,115 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rp_status.h"
+
+volatile sig_atomic_t rpt_stop;
+const char *rpt_prog = "ringproof";
+static bool out_failed;
+
+static const char *code_text(int code)
+{
+	const char *t = rp_status_text(code);
+	if (t)
+		return t;
+	return strerror(code < 0 ? -code : code);
+}
+
+int rpt_fail(const char *what, int code)
+{
+	fprintf(stderr, "%s: %s: %s\n", rpt_prog, what, code_text(code));
+	if (code == -EPERM || code == -EACCES)
+		fprintf(stderr, "%s: hint: needs root or CAP_BPF + CAP_PERFMON "
+		        "(and kernel.perf_event_paranoid <= 2)\n", rpt_prog);
+	else if (code == -ENOMEM)
+		fprintf(stderr, "%s: hint: raise RLIMIT_MEMLOCK (ulimit -l) or "
+		        "kernel.perf_event_mlock_kb\n", rpt_prog);
+	else if (code == -ENOSYS || code == -EOPNOTSUPP)
+		fprintf(stderr, "%s: hint: this kernel lacks the needed perf/BPF support\n", rpt_prog);
+	return RPT_EXIT_FAIL;
+}
+
+int rpt_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s %s: ", rpt_prog, cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s %s --help'.\n", rpt_prog, cmd);
+	return RPT_EXIT_USAGE;
+}
+
+bool rpt_parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool rpt_out_ok(void)
+{
+	return !out_failed;
+}
+
+bool rpt_out_flush(void)
+{
+	if (out_failed)
+		return false;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		out_failed = true;
+	return !out_failed;
+}
+
+void rpt_json_str(FILE *f, const char *s, size_t max)
+{
+	fputc('"', f);
+	for (size_t i = 0; i < max && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+double rpt_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	rpt_stop = 1;
+}
+
+void rpt_install_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop; /* no SA_RESTART: epoll_wait returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/* a closed pipe shows up as EPIPE on write, handled as a clean stop */
+	signal(SIGPIPE, SIG_IGN);
+}

@@ -1,0 +1,44 @@
+/* Shared pieces of the ringproof command-line tool. */
+#ifndef RPT_CLI_H
+#define RPT_CLI_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define RPT_EXIT_OK 0
+#define RPT_EXIT_FAIL 1  /* the work failed (kernel refused, I/O error) */
+#define RPT_EXIT_USAGE 2 /* bad command line */
+
+extern volatile sig_atomic_t rpt_stop; /* set by SIGINT/SIGTERM */
+extern const char *rpt_prog;
+
+/* Report a failure of `what` with the text of code (-errno or RP_E_*) and, for
+ * permission errors, a hint.  Returns RPT_EXIT_FAIL. */
+int rpt_fail(const char *what, int code);
+/* "ringproof CMD: msg" plus "try 'ringproof CMD --help'"; returns RPT_EXIT_USAGE. */
+int rpt_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Parse a non-negative decimal integer up to max; false if it is not one. */
+bool rpt_parse_u64(const char *s, uint64_t max, uint64_t *out);
+
+/* stdout health: false once a write failed (EPIPE: the reader went away). */
+bool rpt_out_ok(void);
+/* Flush stdout; false (and rpt_out_ok() false) when the write failed. */
+bool rpt_out_flush(void);
+/* Write s as a JSON string (quotes included) to f, escaping what JSON needs;
+ * bytes >= 0x80 are written as \u00XX so the output is always valid. */
+void rpt_json_str(FILE *f, const char *s, size_t max);
+
+double rpt_now(void); /* CLOCK_MONOTONIC seconds */
+void rpt_install_signals(void);
+
+/* The embedded BPF objects (tools/embed.S). */
+extern const unsigned char rpt_trace_bpf_obj[];
+extern const unsigned char rpt_trace_bpf_obj_end[];
+
+int rpt_cmd_trace(int argc, char **argv);
+int rpt_cmd_pipe(int argc, char **argv);
+int rpt_cmd_record(int argc, char **argv);
+
+#endif

@@ -1,0 +1,57 @@
+/* ringproof: decode perf rings and BPF ring buffers through a verified core. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#ifndef RP_VERSION
+#define RP_VERSION "unknown"
+#endif
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "Usage: ringproof COMMAND [OPTIONS]\n"
+	        "\n"
+	        "Commands:\n"
+	        "  trace [--seconds N] [--json] [--ringbuf]\n"
+	        "        trace syscalls and execs system-wide through a built-in BPF program\n"
+	        "  pipe MAP [--cpu N] [--count N] [--json]\n"
+	        "        print the events of a pinned PERF_EVENT_ARRAY or RINGBUF map\n"
+	        "  record [-F HZ] [-e EVENT] [-g] -- CMD [ARGS...]\n"
+	        "        sample a command and show its busiest addresses and threads\n"
+	        "\n"
+	        "Options:\n"
+	        "  -h, --help     show this help (also: ringproof COMMAND --help)\n"
+	        "  -V, --version  show the version\n"
+	        "\n"
+	        "Exit status: 0 success, 1 failure, 2 bad command line.\n"
+	        "Needs root or CAP_BPF + CAP_PERFMON.  See ringproof(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return RPT_EXIT_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+		usage(stdout);
+		return rpt_out_flush() ? RPT_EXIT_OK : RPT_EXIT_FAIL;
+	}
+	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
+		printf("ringproof %s\n", RP_VERSION);
+		return rpt_out_flush() ? RPT_EXIT_OK : RPT_EXIT_FAIL;
+	}
+	rpt_install_signals();
+	if (!strcmp(cmd, "trace"))
+		return rpt_cmd_trace(argc - 1, argv + 1);
+	if (!strcmp(cmd, "pipe"))
+		return rpt_cmd_pipe(argc - 1, argv + 1);
+	if (!strcmp(cmd, "record"))
+		return rpt_cmd_record(argc - 1, argv + 1);
+	fprintf(stderr, "ringproof: unknown command '%s'\n\n", cmd);
+	usage(stderr);
+	return RPT_EXIT_USAGE;
+}

@@ -1,0 +1,2 @@
+#include "cli.h"
+int rpt_cmd_record(int argc, char **argv) { (void)argc; (void)argv; return 1; }

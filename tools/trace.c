@@ -1,0 +1,289 @@
+/* ringproof trace: syscalls and execs, system-wide, through the built-in BPF
+ * program, a per-CPU perf buffer set and the verified core. */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "perfset.h"
+#include "proc_table.h"
+#include "rp_views.h"
+#include "trace_event.h"
+
+#define TRACE_PAGES 256 /* per CPU: 1 MiB data area with 4 KiB pages */
+
+typedef struct trace_state {
+	bool json;
+	uint64_t events;
+	uint64_t bad_payload; /* a SAMPLE whose payload is not an rp_trace_event */
+	rpt_proc_table procs;
+} trace_state;
+
+static void trace_usage(FILE *f)
+{
+	fprintf(f,
+	        "Usage: ringproof trace [--seconds N] [--json] [--ringbuf]\n"
+	        "Trace syscall entries and execs of every process through a built-in BPF\n"
+	        "program, decoding its per-CPU perf buffers with ringproof's verified core.\n"
+	        "\n"
+	        "  -s, --seconds N  stop after N seconds (default 5; 0: until Ctrl-C)\n"
+	        "  -j, --json       one JSON object per event on stdout (summary on stderr)\n"
+	        "  -r, --ringbuf    use a BPF ring buffer instead of the perf buffer set\n"
+	        "  -h, --help       show this help\n"
+	        "\n"
+	        "A live status line (events/s, bytes/s, lost, corrupt) is shown when stderr\n"
+	        "is a terminal; a table of the busiest processes follows at the end.\n");
+}
+
+/* libbpf's own messages only with RINGPROOF_DEBUG set: errors are reported once, by us */
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	if (getenv("RINGPROOF_DEBUG"))
+		return vfprintf(stderr, fmt, ap);
+	return 0;
+}
+
+static void print_event(const rpt_cpu_ring *r, const struct rp_trace_event *e)
+{
+	printf("{\"cpu\":%d,\"kind\":\"%s\",\"pid\":%u,\"tid\":%u,", r->cpu,
+	       e->kind == RP_TRACE_EXEC ? "exec" : "syscall", e->pid, e->tid);
+	if (e->kind != RP_TRACE_EXEC)
+		printf("\"nr\":%d,", e->nr);
+	printf("\"ts_ns\":%llu,\"comm\":", e->ts_ns);
+	rpt_json_str(stdout, e->comm, sizeof(e->comm));
+	fputs("}\n", stdout);
+}
+
+static int on_record(void *arg, const rpt_cpu_ring *r, const rp_record *rec)
+{
+	trace_state *st = arg;
+	rp_bpf_output out;
+	struct rp_trace_event e;
+
+	if (rec->type != RP_RECORD_SAMPLE)
+		return 0; /* LOST is counted by the ring set */
+	if (rp_bpf_output_view(rec, &out) != RP_OK || out.raw_size < sizeof(e)) {
+		st->bad_payload++;
+		return 0;
+	}
+	/* the payload sits at ring offset 4 mod 8 and may wrap: copy, then read */
+	rp_span_copy(out.data, (uint8_t *)&e, sizeof(e));
+	e.comm[sizeof(e.comm) - 1] = 0;
+	st->events++;
+	rpt_proc_count(&st->procs, e.pid, e.comm, e.kind);
+	if (st->json) {
+		print_event(r, &e);
+		if (ferror(stdout))
+			return 1;
+	}
+	return 0;
+}
+
+static void totals(const rpt_perfset *s, uint64_t *bytes, uint64_t *lost, uint64_t *corrupt)
+{
+	*bytes = *lost = *corrupt = 0;
+	for (int i = 0; i < s->n; i++) {
+		*bytes += s->rings[i].bytes;
+		*lost += s->rings[i].lost;
+		*corrupt += s->rings[i].corrupt;
+	}
+}
+
+static void human(double v, char *buf, size_t n)
+{
+	const char *unit[] = { "", "K", "M", "G" };
+	int u = 0;
+	while (v >= 1000.0 && u < 3) {
+		v /= 1000.0;
+		u++;
+	}
+	snprintf(buf, n, "%.1f%s", v, unit[u]);
+}
+
+static struct bpf_map *find_rodata(struct bpf_object *obj)
+{
+	struct bpf_map *m;
+	bpf_object__for_each_map(m, obj) {
+		const char *name = bpf_map__name(m);
+		size_t len = strlen(name);
+		if (bpf_map__is_internal(m) && len >= 7 && !strcmp(name + len - 7, ".rodata"))
+			return m;
+	}
+	return NULL;
+}
+
+int rpt_cmd_trace(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "seconds", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "ringbuf", no_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t seconds = 5;
+	bool ringbuf = false;
+	int c;
+	trace_state *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return rpt_fail("allocating the process table", -ENOMEM);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:jrh", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (!rpt_parse_u64(optarg, 86400 * 365, &seconds)) {
+				free(st);
+				return rpt_usage_error("trace", "--seconds wants a whole number of seconds, not '%s'", optarg);
+			}
+			break;
+		case 'j': st->json = true; break;
+		case 'r': ringbuf = true; break;
+		case 'h':
+			free(st);
+			trace_usage(stdout);
+			return rpt_out_flush() ? RPT_EXIT_OK : RPT_EXIT_FAIL;
+		case ':':
+			free(st);
+			return rpt_usage_error("trace", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			free(st);
+			return rpt_usage_error("trace", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc) {
+		free(st);
+		return rpt_usage_error("trace", "unexpected argument '%s'", argv[optind]);
+	}
+	if (ringbuf) {
+		free(st);
+		fprintf(stderr, "%s trace: --ringbuf is not available in this build "
+		        "(the BPF ring buffer adapter is not there yet); use the default perf buffers\n", rpt_prog);
+		return RPT_EXIT_FAIL;
+	}
+
+	int rc = RPT_EXIT_FAIL;
+	int err;
+	struct bpf_link *links[2] = { NULL, NULL };
+	rpt_perfset set = { .epfd = -1, .map_fd = -1 };
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "ringproof_trace");
+	libbpf_set_print(libbpf_quiet);
+	struct bpf_object *obj = bpf_object__open_mem(rpt_trace_bpf_obj,
+	                                              (size_t)(rpt_trace_bpf_obj_end - rpt_trace_bpf_obj), &oo);
+	if (!obj) {
+		rpt_fail("opening the built-in BPF object", -errno);
+		goto out;
+	}
+	struct bpf_map *rodata = find_rodata(obj);
+	size_t rosz = 0;
+	const void *ro = rodata ? bpf_map__initial_value(rodata, &rosz) : NULL;
+	if (!ro || rosz < sizeof(struct rp_trace_config) || rosz > 4096) {
+		rpt_fail("finding the BPF program's settings", -ENOENT);
+		goto out;
+	}
+	unsigned char robuf[4096];
+	struct rp_trace_config cfg = { .use_ringbuf = 0, .self_tgid = (unsigned)getpid() };
+	memcpy(robuf, ro, rosz);
+	memcpy(robuf, &cfg, sizeof(cfg)); /* cfg is the only .rodata variable */
+	bpf_map__set_initial_value(rodata, robuf, rosz);
+	bpf_map__set_max_entries(bpf_object__find_map_by_name(obj, "rb_events"),
+	                         (uint32_t)sysconf(_SC_PAGESIZE));
+	err = bpf_object__load(obj);
+	if (err) {
+		rpt_fail("loading the BPF program", err);
+		goto out;
+	}
+
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_BPF_OUTPUT;
+	attr.sample_type = PERF_SAMPLE_RAW;
+	attr.sample_period = 1;
+	attr.watermark = 1;
+	attr.wakeup_watermark = (uint32_t)(TRACE_PAGES * sysconf(_SC_PAGESIZE) / 4);
+	err = rpt_perfset_open(&set, &attr, -1, -1,
+	                       bpf_map__fd(bpf_object__find_map_by_name(obj, "events")), TRACE_PAGES);
+	if (err) {
+		rpt_fail("opening the per-CPU perf buffers", err);
+		goto out;
+	}
+	const char *progs[2] = { "on_sys_enter", "on_exec" };
+	for (int i = 0; i < 2; i++) {
+		links[i] = bpf_program__attach(bpf_object__find_program_by_name(obj, progs[i]));
+		if (!links[i]) {
+			rpt_fail(i == 0 ? "attaching to raw tracepoint sys_enter"
+			                : "attaching to raw tracepoint sched_process_exec", -errno);
+			goto out;
+		}
+	}
+
+	bool live = isatty(STDERR_FILENO) && !(st->json && isatty(STDOUT_FILENO));
+	double t0 = rpt_now(), last = t0, end = t0 + (double)seconds;
+	uint64_t last_events = 0, last_bytes = 0, bytes, lost, corrupt;
+	bool drained_after_stop = false;
+	for (;;) {
+		double now = rpt_now();
+		bool done = rpt_stop || (seconds && now >= end) || !rpt_out_ok();
+		if (done) {
+			/* stop the producers, then take what is already in the rings */
+			for (int i = 0; i < 2; i++) {
+				bpf_link__destroy(links[i]);
+				links[i] = NULL;
+			}
+			if (drained_after_stop || !rpt_out_ok())
+				break;
+			drained_after_stop = true;
+		} else {
+			int wait = 100;
+			if (seconds && (end - now) * 1000 < wait)
+				wait = (int)((end - now) * 1000) + 1;
+			err = rpt_perfset_poll(&set, wait);
+			if (err < 0 && err != -EINTR) {
+				rpt_fail("waiting for events", err);
+				goto out;
+			}
+		}
+		if (rpt_perfset_consume(&set, on_record, st) < 0 || (st->json && !rpt_out_flush()))
+			(void)rpt_out_flush();
+		if (live && rpt_now() - last >= 1.0) {
+			char a[32], b[32];
+			double dt = rpt_now() - last;
+			totals(&set, &bytes, &lost, &corrupt);
+			human((double)(st->events - last_events) / dt, a, sizeof(a));
+			human((double)(bytes - last_bytes) / dt, b, sizeof(b));
+			fprintf(stderr, "\r\033[K%s events/s  %sB/s  lost %llu  corrupt %llu  (%llu events)",
+			        a, b, (unsigned long long)lost, (unsigned long long)corrupt,
+			        (unsigned long long)st->events);
+			last = rpt_now();
+			last_events = st->events;
+			last_bytes = bytes;
+		}
+	}
+	if (live)
+		fputs("\r\033[K", stderr);
+	double secs = rpt_now() - t0;
+	totals(&set, &bytes, &lost, &corrupt);
+	FILE *sum = st->json ? stderr : stdout;
+	if (sum == stderr || rpt_out_ok()) {
+		fprintf(sum, "ringproof trace: %llu events (%llu bytes) in %.2f s, %llu lost, %llu corrupt",
+		        (unsigned long long)st->events, (unsigned long long)bytes, secs,
+		        (unsigned long long)lost, (unsigned long long)(corrupt + st->bad_payload));
+		fprintf(sum, ", %.0f events/s\n\n", secs > 0 ? (double)st->events / secs : 0.0);
+		rpt_proc_print(&st->procs, sum, 15);
+	}
+	rc = rpt_out_flush() || !rpt_out_ok() ? RPT_EXIT_OK : RPT_EXIT_FAIL;
+out:
+	for (int i = 0; i < 2; i++)
+		bpf_link__destroy(links[i]);
+	rpt_perfset_close(&set);
+	bpf_object__close(obj);
+	free(st);
+	return rc;
+}
