@@ -16,7 +16,7 @@ unit-tests: $(UNIT_TESTS)
 
 $(UNIT_DIR)/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) -Itests/unit -I$(UNIT_DIR) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(UNIT_DIR)/test_%: $(UNIT_DIR)/test_%.o $(UNIT_HELPERS) $(UNIT_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(UNIT_HELPERS) $(UNIT_LIB) -lcmocka
@@ -26,6 +26,13 @@ suite-unit: $(UNIT_TESTS)
 
 suite-unit-valgrind: $(UNIT_TESTS)
 	@bash ci/suite.sh unit-valgrind --tap -- bash tests/unit/run.sh --valgrind $(UNIT_TESTS)
+
+# One X(NAME) per enumerator of rp_status.h, for test_status.
+$(UNIT_DIR)/status_codes.h: core/rp_status.h
+	@mkdir -p $(dir $@)
+	sed -nE 's/^[[:space:]]*(RP_[A-Z0-9_]+)[[:space:]]*=[[:space:]]*-?[0-9]+.*/X(\1)/p' $< > $@
+
+$(UNIT_DIR)/test_status.o: $(UNIT_DIR)/status_codes.h
 
 .SECONDARY: $(UNIT_HELPERS) $(UNIT_TESTS:=.o)
 
