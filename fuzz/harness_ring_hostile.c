@@ -1,0 +1,199 @@
+/* ring_hostile: a producer that rewrites the ring between any two reads.
+ * core/ is built with RP_LOAD_U8(p) = rp_fuzz_load(p) (see the .flags file):
+ * every load returns the next byte of a stream made from the fuzz input,
+ * and is logged per ring offset.  Oracles: every load is inside the page;
+ * the bounds/termination oracle holds; each record's header bytes are loaded
+ * exactly once and the decoded type/misc/size are the values loaded (single
+ * fetch); the stop status agrees with the loaded header; the views load only
+ * their record's body, each byte at most once, and return what they loaded.
+ * Image format: fuzz/fz_util.h; the bytes after the header feed the stream. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "fz_oracle.h"
+#include "fz_util.h"
+#include "rp_ring.h"
+#include "rp_views.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MAX_RING (64u * 1024u)
+
+static struct {
+	const uint8_t *base;
+	uint64_t size;
+	const uint8_t *stream;
+	size_t stream_len;
+	uint64_t k;      /* loads so far */
+	uint8_t fill;
+	uint32_t count[MAX_RING];
+	uint8_t value[MAX_RING];
+	uint32_t touched[MAX_RING];
+	uint32_t ntouched;
+	uint8_t is_hdr[MAX_RING / 8];
+} hs;
+
+uint8_t rp_fuzz_load(const uint8_t *p)
+{
+	FZ_CHECK(p >= hs.base && p < hs.base + hs.size, "load outside the ring page (page%+td, size %" PRIu64 ")",
+	         p - hs.base, hs.size);
+	const uint32_t o = (uint32_t)(p - hs.base);
+	uint8_t v = hs.fill;
+	if (hs.stream_len)
+		v = hs.stream[hs.k % hs.stream_len] ^ (uint8_t)((hs.k / hs.stream_len) * 151u);
+	hs.k++;
+	if (hs.count[o]++ == 0)
+		hs.touched[hs.ntouched++] = o;
+	hs.value[o] = v;
+	return v;
+}
+
+static void reset_log(void)
+{
+	for (uint32_t i = 0; i < hs.ntouched; i++)
+		hs.count[hs.touched[i]] = 0;
+	hs.ntouched = 0;
+}
+
+static void logged_header(void *ctx, uint64_t off, uint8_t out[8])
+{
+	(void)ctx;
+	for (int i = 0; i < 8; i++) {
+		FZ_CHECK(hs.count[off + i] == 1, "header byte %" PRIu64 " loaded %u times", off + i, hs.count[off + i]);
+		out[i] = hs.value[off + i];
+	}
+}
+
+/* The status the contract gives for the record at t, from the loaded bytes. */
+static int expected_stop(uint64_t head, uint64_t t)
+{
+	const uint64_t avail = fz_dist(head, t);
+	if (avail > hs.size) return RP_E_OVERRUN;
+	if (t % 8u) return RP_E_TAIL_ALIGN;
+	if (avail == 0) return RP_EMPTY;
+	if (avail < 8) return RP_E_TRUNCATED;
+	uint8_t h[8];
+	logged_header(NULL, t % hs.size, h);
+	const uint16_t sz = fz_le16(h + 6);
+	if (sz < 8) return RP_E_HDR_SHORT;
+	if (sz % 8) return RP_E_HDR_ALIGN;
+	if (sz > avail) return RP_E_TRUNCATED;
+	return RP_OK;
+}
+
+/* Every load since the last reset hit a body byte of r, at most once. */
+static void check_body_loads(const rp_record *r)
+{
+	const uint64_t body_off = (r->pos + 8u) % hs.size;
+	for (uint32_t i = 0; i < hs.ntouched; i++) {
+		const uint32_t o = hs.touched[i];
+		const uint64_t rel = (o + hs.size - body_off) % hs.size;
+		FZ_CHECK(rel < (uint64_t)r->size - 8u, "view of record at %" PRIu64 " loaded offset %u outside its body",
+		         r->pos, o);
+		FZ_CHECK(hs.count[o] == 1, "view loaded body offset %u %u times", o, hs.count[o]);
+	}
+}
+
+static uint8_t logged_body(const rp_record *r, uint32_t i)
+{
+	const uint64_t o = (r->pos + 8u + i) % hs.size;
+	FZ_CHECK(hs.count[o] == 1, "body byte %u of record at %" PRIu64 " not loaded once", i, r->pos);
+	return hs.value[o];
+}
+
+static void check_views(const rp_record *r)
+{
+	const uint32_t len = r->size - 8u;
+	rp_bpf_output bo;
+	reset_log();
+	rp_status st = rp_bpf_output_view(r, &bo);
+	check_body_loads(r);
+	if (r->type != RP_RECORD_SAMPLE) {
+		FZ_CHECK(st == RP_E_TYPE && hs.ntouched == 0, "bpf view on type %u: %d", r->type, (int)st);
+	} else if (len < 4) {
+		FZ_CHECK(st == RP_E_BODY_SHORT, "bpf view on %u-byte body: %d", len, (int)st);
+	} else {
+		uint8_t b[4];
+		for (uint32_t i = 0; i < 4; i++)
+			b[i] = logged_body(r, i);
+		const uint32_t raw = fz_le32(b);
+		FZ_CHECK(st == ((uint64_t)raw + 4u <= len ? RP_OK : RP_E_BODY_SHORT), "bpf view %d, raw %u len %u",
+		         (int)st, raw, len);
+		if (st == RP_OK) {
+			FZ_CHECK(bo.raw_size == raw && (uint64_t)bo.data.n0 + bo.data.n1 == raw, "bpf view size");
+			uint8_t copy[64];
+			reset_log();
+			const uint32_t n = rp_span_copy(bo.data, copy, sizeof copy);
+			check_body_loads(r);
+			FZ_CHECK(n == (raw < sizeof copy ? raw : sizeof copy), "copied %u of %u", n, raw);
+			for (uint32_t i = 0; i < n; i++)
+				FZ_CHECK(copy[i] == logged_body(r, 4u + i), "payload byte %u is not the byte loaded", i);
+		}
+	}
+	rp_lost lo;
+	reset_log();
+	st = rp_lost_view(r, &lo);
+	check_body_loads(r);
+	if (r->type != RP_RECORD_LOST) {
+		FZ_CHECK(st == RP_E_TYPE && hs.ntouched == 0, "lost view on type %u: %d", r->type, (int)st);
+	} else if (len < 16) {
+		FZ_CHECK(st == RP_E_BODY_SHORT, "lost view on %u-byte body: %d", len, (int)st);
+	} else {
+		uint8_t b[16];
+		for (uint32_t i = 0; i < 16; i++)
+			b[i] = logged_body(r, i);
+		FZ_CHECK(st == RP_OK && lo.id == fz_le64(b) && lo.lost == fz_le64(b + 8), "lost view");
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fz_image img;
+	if (!fz_image_parse(data, size, &img))
+		return 0;
+	const rp_ring ring = { img.page, img.size };
+	rp_record recs[FZ_MAX_BATCH];
+	const uint64_t avail0 = fz_dist(img.head, img.tail);
+	uint64_t tail = img.tail;
+	uint64_t total = 0;
+	rp_status st;
+
+	reset_log();
+	hs.base = img.page;
+	hs.size = img.size;
+	hs.stream = img.rest;
+	hs.stream_len = img.rest_len;
+	hs.k = 0;
+	hs.fill = data[3];
+	for (uint32_t call = 0;; call++) {
+		const uint32_t max = fz_batch_max(img.max_sel, call);
+		uint32_t count = 0;
+		const uint64_t before = tail;
+		reset_log();
+		st = rp_ring_drain(&ring, img.head, &tail, recs, max, &count);
+		fz_check_drain(&ring, img.head, before, tail, recs, max, count, st, logged_header, NULL);
+		/* loads only at the headers of the records returned and of the stop */
+		memset(hs.is_hdr, 0, img.size / 8u);
+		for (uint32_t k = 0; k < count; k++)
+			hs.is_hdr[(recs[k].pos % img.size) / 8u] = 1;
+		if (st != RP_MORE) {
+			FZ_CHECK(expected_stop(img.head, tail) == (int)st, "stop %d, loaded header says %d",
+			         (int)st, expected_stop(img.head, tail));
+			if (st != RP_EMPTY && tail % 8u == 0)
+				hs.is_hdr[(tail % img.size) / 8u] = 1;
+		}
+		for (uint32_t i = 0; i < hs.ntouched; i++)
+			FZ_CHECK(hs.is_hdr[hs.touched[i] / 8u] && hs.count[hs.touched[i]] == 1,
+			         "drain loaded offset %u %u times (not once, in a header)", hs.touched[i],
+			         hs.count[hs.touched[i]]);
+		for (uint32_t k = 0; k < count; k++)
+			check_views(&recs[k]);
+		total += count;
+		FZ_CHECK(total <= avail0 / 8u, "%" PRIu64 " records from %" PRIu64 " bytes", total, avail0);
+		if (st != RP_MORE)
+			break;
+	}
+	reset_log();
+	fz_image_free(&img);
+	return 0;
+}

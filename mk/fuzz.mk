@@ -1,0 +1,103 @@
+# Fuzzing (fuzz/README.md).  Every fuzz/harness_<name>.c is one harness; each
+# builds four ways, the core compiled into it (not the -Werror library build):
+#   $(BUILD)/fuzz/libfuzzer/<name>  clang -fsanitize=fuzzer,address,undefined
+#   $(BUILD)/fuzz/afl/<name>        afl-clang-fast + fuzz/afl_driver.c, ASan+UBSan
+#   $(BUILD)/fuzz/replay/<name>     gcc + fuzz/replay_main.c, ASan+UBSan
+#   $(BUILD)/fuzz/cov/<name>        clang source coverage + fuzz/replay_main.c
+# Optional fuzz/harness_<name>.flags: extra compiler flags for that harness
+# (and the core compiled into it), one shell word each.
+
+FUZZ_HARNESSES := $(sort $(patsubst fuzz/harness_%.c,%,$(wildcard fuzz/harness_*.c)))
+FUZZ_COMMON    := fuzz/fz_util.c fuzz/fz_oracle.c fuzz/ref_decoder.c
+FUZZ_CORE_DIR  ?= core
+FUZZ_CLANG     ?= clang
+FUZZ_GCC       ?= gcc
+FUZZ_AFL_CC    ?= afl-clang-fast
+FUZZ_SMOKE_SECONDS ?= 30
+FUZZ_SECONDS   ?= 600
+ENGINE         ?= libfuzzer
+HARNESS        ?= ring_raw
+
+FZ_CORE_SRCS = $(sort $(wildcard $(FUZZ_CORE_DIR)/*.c))
+FZ_DEPS      = $(FZ_CORE_SRCS) $(wildcard $(FUZZ_CORE_DIR)/*.h) $(FUZZ_COMMON) $(wildcard fuzz/*.h) mk/fuzz.mk
+FZ_CFLAGS    = -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wextra \
+               -I$(FUZZ_CORE_DIR) -Ifuzz
+FZ_SAN       = -fsanitize=address,undefined -fno-sanitize-recover=all
+fz_flags     = $(foreach w,$(shell cat fuzz/harness_$(1).flags 2>/dev/null),'$(w)')
+fz_srcs      = fuzz/harness_$(1).c $(FUZZ_COMMON) $(FZ_CORE_SRCS)
+
+FUZZ_LF_BINS     = $(addprefix $(BUILD)/fuzz/libfuzzer/,$(FUZZ_HARNESSES))
+FUZZ_AFL_BINS    = $(addprefix $(BUILD)/fuzz/afl/,$(FUZZ_HARNESSES))
+FUZZ_REPLAY_BINS = $(addprefix $(BUILD)/fuzz/replay/,$(FUZZ_HARNESSES))
+FUZZ_COV_BINS    = $(addprefix $(BUILD)/fuzz/cov/,$(FUZZ_HARNESSES))
+FUZZ_TOOLS       = $(BUILD)/fuzz/gen_seeds $(BUILD)/fuzz/capture
+
+ALL_TARGETS  += $(FUZZ_TOOLS)
+CHECK_SUITES += fuzz-regress fuzz-smoke
+
+# One set of rules per harness (eval, so that a harness's .flags file is a
+# prerequisite without turning on secondary expansion for every fragment).
+define fz_harness_rules
+$(BUILD)/fuzz/libfuzzer/$(1): fuzz/harness_$(1).c $(FZ_DEPS) $(wildcard fuzz/harness_$(1).flags)
+	@mkdir -p $$(dir $$@)
+	$(FUZZ_CLANG) $(FZ_CFLAGS) $(FZ_SAN) -fsanitize=fuzzer $$(call fz_flags,$(1)) -o $$@ $$(call fz_srcs,$(1))
+
+$(BUILD)/fuzz/afl/$(1): fuzz/harness_$(1).c fuzz/afl_driver.c $(FZ_DEPS) $(wildcard fuzz/harness_$(1).flags)
+	@mkdir -p $$(dir $$@)
+	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FZ_CFLAGS) $(FZ_SAN) $$(call fz_flags,$(1)) -o $$@ fuzz/afl_driver.c $$(call fz_srcs,$(1))
+
+$(BUILD)/fuzz/replay/$(1): fuzz/harness_$(1).c fuzz/replay_main.c $(FZ_DEPS) $(wildcard fuzz/harness_$(1).flags)
+	@mkdir -p $$(dir $$@)
+	$(FUZZ_GCC) $(FZ_CFLAGS) $(FZ_SAN) $$(call fz_flags,$(1)) -o $$@ fuzz/replay_main.c $$(call fz_srcs,$(1))
+
+$(BUILD)/fuzz/cov/$(1): fuzz/harness_$(1).c fuzz/replay_main.c $(FZ_DEPS) $(wildcard fuzz/harness_$(1).flags)
+	@mkdir -p $$(dir $$@)
+	$(FUZZ_CLANG) $(FZ_CFLAGS) -fprofile-instr-generate -fcoverage-mapping $$(call fz_flags,$(1)) \
+	  -o $$@ fuzz/replay_main.c $$(call fz_srcs,$(1))
+endef
+$(foreach h,$(FUZZ_HARNESSES),$(eval $(call fz_harness_rules,$(h))))
+
+# Seed generator and kernel capture tool: ordinary programs, built by `make`.
+$(BUILD)/fuzz/gen_seeds: fuzz/gen_seeds.c fuzz/fz_util.c fuzz/fz_util.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Ifuzz $(ALL_CFLAGS) -o $@ fuzz/gen_seeds.c fuzz/fz_util.c
+
+$(BUILD)/fuzz/capture: fuzz/capture.c fuzz/fz_util.c fuzz/fz_util.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Ifuzz $(ALL_CFLAGS) -o $@ fuzz/capture.c fuzz/fz_util.c
+
+.PHONY: fuzz-build fuzz-replay fuzz-regress fuzz-smoke fuzz fuzz-cov fuzz-mutants fuzz-seeds \
+        fuzz-capture fuzz-minimize suite-fuzz-regress suite-fuzz-smoke
+
+fuzz-build: $(FUZZ_LF_BINS) $(FUZZ_AFL_BINS) $(FUZZ_REPLAY_BINS)
+fuzz-replay: $(FUZZ_REPLAY_BINS)
+
+fuzz-regress: $(FUZZ_REPLAY_BINS)
+	@BUILD=$(BUILD) bash fuzz/regress.sh $(FUZZ_HARNESSES)
+
+fuzz-smoke: $(FUZZ_LF_BINS) $(FUZZ_AFL_BINS)
+	@BUILD=$(BUILD) FUZZ_SMOKE_SECONDS=$(FUZZ_SMOKE_SECONDS) bash fuzz/smoke.sh $(FUZZ_HARNESSES)
+
+fuzz: $(BUILD)/fuzz/$(ENGINE)/$(HARNESS)
+	@BUILD=$(BUILD) bash fuzz/campaign.sh $(ENGINE) $(HARNESS) $(FUZZ_SECONDS)
+
+fuzz-minimize: $(FUZZ_LF_BINS)
+	@BUILD=$(BUILD) bash fuzz/minimize.sh $(FUZZ_HARNESSES)
+
+fuzz-cov: $(FUZZ_COV_BINS)
+	@BUILD=$(BUILD) bash fuzz/cov.sh $(FUZZ_HARNESSES)
+
+fuzz-mutants:
+	@BUILD=$(BUILD) bash fuzz/mutants.sh
+
+fuzz-seeds: $(BUILD)/fuzz/gen_seeds
+	$(BUILD)/fuzz/gen_seeds fuzz/corpus
+
+fuzz-capture: $(BUILD)/fuzz/capture
+	$(BUILD)/fuzz/capture fuzz/corpus
+
+suite-fuzz-regress:
+	@bash ci/suite.sh fuzz-regress -- $(MAKE) --no-print-directory fuzz-regress
+
+suite-fuzz-smoke:
+	@bash ci/suite.sh fuzz-smoke -- $(MAKE) --no-print-directory fuzz-smoke
