@@ -33,8 +33,8 @@ $(TOOLS_DIR)/obj/embed.o: tools/embed.S $(TOOLS_DIR)/bpf/trace.bpf.o
 	$(CC) -DRPT_TRACE_BPF_OBJ='"$(TOOLS_DIR)/bpf/trace.bpf.o"' -c $< -o $@
 
 # Linked against the static library: the tool runs from any directory.
-$(TOOLS_BIN): $(TOOLS_OBJS) $(TOOLS_DIR)/obj/embed.o $(LIB_A)
-	$(CC) $(ALL_CFLAGS) -o $@ $(TOOLS_OBJS) $(TOOLS_DIR)/obj/embed.o $(LIB_A) $(TOOLS_LIBS)
+$(TOOLS_BIN): $(TOOLS_OBJS) $(TOOLS_DIR)/obj/embed.o $(BUILD)/lib/libringproof.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(TOOLS_OBJS) $(TOOLS_DIR)/obj/embed.o $(BUILD)/lib/libringproof.a $(TOOLS_LIBS)
 
 # Test helper: pins maps and produces events with BPF_PROG_TEST_RUN.
 $(TOOLS_DIR)/tools-test-emit: tools/test/emit.c $(TOOLS_DIR)/bpf/bench_perf.bpf.o \
