@@ -18,7 +18,7 @@ $(UNIT_DIR)/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/unit -I$(UNIT_DIR) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
-$(UNIT_DIR)/test_%: $(UNIT_DIR)/test_%.o $(UNIT_HELPERS) $(UNIT_LIB)
+$(UNIT_TESTS): $(UNIT_DIR)/%: $(UNIT_DIR)/%.o $(UNIT_HELPERS) $(UNIT_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(UNIT_HELPERS) $(UNIT_LIB) -lcmocka
 
 suite-unit: $(UNIT_TESTS)

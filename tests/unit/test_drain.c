@@ -229,6 +229,29 @@ static void drain_u64_wrap(void **state)
 	rb_free(&r);
 }
 
+/* A ring full of 8-byte records: exactly size / 8 steps, then empty. */
+static void drain_full_of_minimal_records(void **state)
+{
+	(void)state;
+	rb_ring r = rb_new(64, 0);
+	for (uint64_t p = 64; p < 128; p += 8)
+		rb_put_header(&r, p, RP_RECORD_SWITCH, (uint16_t)p, 8);
+	rp_ring g = ring_of(&r);
+	rp_record recs[9];
+	uint64_t tail = 64;
+	uint32_t count = 99;
+
+	assert_int_equal(rp_ring_drain(&g, 128, &tail, recs, 9, &count), RP_EMPTY);
+	assert_int_equal(count, 8);
+	assert_true(tail == 128);
+	for (uint32_t k = 0; k < 8; k++) {
+		assert_true(recs[k].pos == 64 + 8 * k);
+		assert_int_equal(recs[k].misc, 64 + 8 * k);
+		assert_int_equal(recs[k].body.n0 + recs[k].body.n1, 0);
+	}
+	rb_free(&r);
+}
+
 /* One record per call in a loop gives the same records as one batch. */
 static void drain_one_at_a_time(void **state)
 {
@@ -266,6 +289,7 @@ int main(void)
 		cmocka_unit_test(drain_error_first),
 		cmocka_unit_test(drain_u64_wrap),
 		cmocka_unit_test(drain_one_at_a_time),
+		cmocka_unit_test(drain_full_of_minimal_records),
 	};
 	return cmocka_run_group_tests_name("ring_drain", tests, NULL, NULL);
 }

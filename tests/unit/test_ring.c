@@ -227,7 +227,18 @@ static void u64_wraparound(void **state)
 	assert_span_bytes(b.body, b1, 8);
 	assert_next_fails(&r, head, tail, RP_EMPTY);
 
-	/* head one record past the top of the circle; tail at 2^64 - 8 */
+	/* head exactly at the end of the record that crosses 2^64 */
+	tail = tail0;
+	(void)expect_record(&r, 16, &tail, RP_RECORD_SAMPLE, 0, 32);
+	assert_true(tail == 16);
+	assert_next_fails(&r, 15, tail0, RP_E_TRUNCATED); /* 31 of its 32 bytes */
+	/* a record that ends exactly at 2^64: head and the new tail are 0 */
+	rb_put_header(&r, UINT64_MAX - 7, RP_RECORD_SWITCH, 0, 8);
+	tail = UINT64_MAX - 7;
+	(void)expect_record(&r, 0, &tail, RP_RECORD_SWITCH, 0, 8);
+	assert_true(tail == 0);
+
+	/* tail at 2^64 - 8 and head equal: empty */
 	assert_next_fails(&r, UINT64_MAX - 7, UINT64_MAX - 7, RP_EMPTY);
 	/* head 8 bytes behind tail (across the top of the circle): overrun */
 	assert_next_fails(&r, UINT64_MAX - 7, 0, RP_E_OVERRUN);
@@ -321,10 +332,14 @@ static void err_truncated_partial_header(void **state)
 {
 	(void)state;
 	rb_ring r = rb_new(64, 0);
-	rb_put_header(&r, 0, RP_RECORD_SAMPLE, 0, 8);
-	assert_next_fails(&r, 4, 0, RP_E_TRUNCATED);
-	assert_next_fails(&r, 7, 0, RP_E_TRUNCATED);
-	assert_next_fails(&r, 1, 0, RP_E_TRUNCATED);
+	/* whatever the (unpublished) header says, fewer than 8 bytes is truncated */
+	static const uint16_t sizes[] = { 0, 4, 8, 12, 65535 };
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		rb_put_header(&r, 0, RP_RECORD_SAMPLE, 0, sizes[k]);
+		assert_next_fails(&r, 4, 0, RP_E_TRUNCATED);
+		assert_next_fails(&r, 7, 0, RP_E_TRUNCATED);
+		assert_next_fails(&r, 1, 0, RP_E_TRUNCATED);
+	}
 	rb_free(&r);
 }
 
@@ -356,6 +371,46 @@ static void ring_size_24(void **state)
 	assert_next_fails(&r, 56 + 32, 56, RP_E_OVERRUN);
 	rb_put_header(&r, 56, RP_RECORD_SAMPLE, 0, 32);
 	assert_next_fails(&r, 56 + 24, 56, RP_E_TRUNCATED);
+	rb_free(&r);
+}
+
+/* The smallest ring, 8 bytes: only header-only records fit. */
+static void ring_size_8(void **state)
+{
+	(void)state;
+	rb_ring r = rb_new(8, 0);
+	rb_put_header(&r, 8000, RP_RECORD_SWITCH, 0x2000, 8);
+	uint64_t tail = 8000;
+	rp_record rec = expect_record(&r, 8008, &tail, RP_RECORD_SWITCH, 0x2000, 8);
+	assert_ptr_equal(rec.body.p0, r.data); /* empty body at offset 0 */
+	assert_int_equal(rec.body.n0, 0);
+	assert_int_equal(rec.body.n1, 0);
+	/* a 16-byte header can never fit: truncated, not an overrun */
+	rb_put_header(&r, 8008, RP_RECORD_SAMPLE, 0, 16);
+	assert_next_fails(&r, 8016, 8008, RP_E_TRUNCATED);
+	assert_next_fails(&r, 8024, 8008, RP_E_OVERRUN);
+	rb_free(&r);
+}
+
+/* A 24-byte ring is not continuous across the u64 wrap (2^64 is not a
+ * multiple of 24), so the bytes are not meaningful there; the core must
+ * still stay inside the ring and advance by exactly the record size. */
+static void ring_size_24_u64_wrap_is_safe(void **state)
+{
+	(void)state;
+	rb_ring r = rb_new(24, 0);
+	const uint64_t t0 = UINT64_MAX - 7; /* 8 * ((2^61 - 1) % 3) = offset 8 */
+	uint8_t h[8];
+	rb_le32(h, RP_RECORD_SAMPLE);
+	rb_le16(h + 4, 0);
+	rb_le16(h + 6, 24);
+	memcpy(r.data + 8, h, 8);
+	uint64_t tail = t0;
+	rp_record rec = expect_record(&r, 16, &tail, RP_RECORD_SAMPLE, 0, 24);
+	assert_true(tail == 16);
+	assert_ptr_equal(rec.body.p0, r.data + 16);
+	assert_int_equal(rec.body.n0, 8);
+	assert_int_equal(rec.body.n1, 8);
 	rb_free(&r);
 }
 
@@ -397,6 +452,8 @@ int main(void)
 		cmocka_unit_test(err_truncated_size_past_head),
 		cmocka_unit_test(err_truncated_partial_header),
 		cmocka_unit_test(ring_size_24),
+		cmocka_unit_test(ring_size_8),
+		cmocka_unit_test(ring_size_24_u64_wrap_is_safe),
 		cmocka_unit_test(unknown_type_is_framed),
 	};
 	return cmocka_run_group_tests_name("ring_next", tests, NULL, NULL);

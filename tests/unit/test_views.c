@@ -127,6 +127,28 @@ static void bpf_output_wraps(void **state)
 	rb_free(&r);
 }
 
+/* A hand-made body whose u32 raw size is itself split 2 + 2 across slices. */
+static void bpf_output_size_word_split(void **state)
+{
+	(void)state;
+	uint8_t *a = malloc(2), *b = malloc(14);
+	assert_non_null(a);
+	assert_non_null(b);
+	uint8_t body[16];
+	rb_le32(body, 12);
+	rb_pattern(body + 4, 12, 33);
+	memcpy(a, body, 2);
+	memcpy(b, body + 2, 14);
+	rp_record rec = { .pos = 0, .type = RP_RECORD_SAMPLE, .misc = 0, .size = 24,
+	                  .body = { .p0 = a, .p1 = b, .n0 = 2, .n1 = 14 } };
+	rp_bpf_output out;
+	assert_int_equal(rp_bpf_output_view(&rec, &out), RP_OK);
+	assert_int_equal(out.raw_size, 12);
+	assert_span_bytes(out.data, body + 4, 12);
+	free(a);
+	free(b);
+}
+
 static void bpf_output_wrong_type(void **state)
 {
 	(void)state;
@@ -305,6 +327,7 @@ int main(void)
 		cmocka_unit_test(bpf_output_payload_offset),
 		cmocka_unit_test(bpf_output_kernel_empty),
 		cmocka_unit_test(bpf_output_wraps),
+		cmocka_unit_test(bpf_output_size_word_split),
 		cmocka_unit_test(bpf_output_wrong_type),
 		cmocka_unit_test(bpf_output_raw_too_long),
 		cmocka_unit_test(bpf_output_body_short),
