@@ -44,7 +44,7 @@ int main(void)
 	const char *messages[] = { "hello", "from a ring that wraps around its end", "ringproof" };
 	const uint32_t count = 3;
 	/* start near the end so the second record's body wraps */
-	uint64_t tail = 1000 * RING_SIZE + RING_SIZE - 32;
+	uint64_t tail = 1000 * RING_SIZE + RING_SIZE - 40;
 	uint64_t head = tail;
 	for (uint32_t i = 0; i < count; i++)
 		head += put_sample(head, (const uint8_t *)messages[i], (uint32_t)strlen(messages[i]));
