@@ -78,5 +78,7 @@ void rp_perf_buffer_free(rp_perf_buffer *pb);
 /* Online CPU ids (from /sys/devices/system/cpu/online, gaps allowed) into
  * ids[0 .. *n - 1].  -ENOSPC if more than max, RP_E_CPU_LIST on bad text. */
 int rp_online_cpus(int *ids, uint32_t max, uint32_t *n);
+/* The parser behind it, for any kernel CPU list text ("0-3,5,8-9\n"). */
+int rp_parse_cpu_list(const char *text, int *ids, uint32_t max, uint32_t *n);
 
 #endif

@@ -1,0 +1,82 @@
+/* Integration-test harness: a TAP runner and the BPF producer fixture. */
+#ifndef ITEST_H
+#define ITEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/types.h>
+
+#include "../../bpf/itest_emit.bpf.h"
+
+enum { ITEST_PASS = 0, ITEST_FAIL = 1, ITEST_SKIP = 2 };
+
+typedef struct itest {
+	int status;
+	char msg[512];
+} itest;
+
+void itest_fail(itest *t, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void itest_skip(itest *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* In a test function with an `out:` cleanup label and an `itest *t`. */
+#define CHECK(cond, ...)                                      \
+	do {                                                  \
+		if (!(cond)) {                                \
+			itest_fail(t, __LINE__, __VA_ARGS__); \
+			goto out;                             \
+		}                                             \
+	} while (0)
+
+/* A refused syscall (not root, no perf, no bpf) is a SKIP, not a pass. */
+bool itest_refused(int err);
+#define SKIP_IF_REFUSED(err, what)                                                 \
+	do {                                                                       \
+		if (itest_refused(err)) {                                          \
+			itest_skip(t, "%s refused by the kernel: %s", what,        \
+			           rp_strerror(err));                              \
+			goto out;                                                  \
+		}                                                                  \
+	} while (0)
+
+/* The BPF producer (bpf/itest_emit.bpf.c) loaded with libbpf. */
+typedef struct itest_bpf {
+	struct bpf_object *obj;
+	int prog_fd;
+	int events_fd; /* PERF_EVENT_ARRAY */
+	int source_fd; /* ARRAY of one struct itest_source */
+} itest_bpf;
+
+int itest_bpf_open(itest_bpf *b);
+void itest_bpf_close(itest_bpf *b);
+int itest_set_source(const itest_bpf *b, const struct itest_source *s);
+int itest_get_source(const itest_bpf *b, struct itest_source *s);
+/* One BPF_PROG_TEST_RUN of the producer; -errno or the program's nonzero
+ * return value as -EPROTO. */
+int itest_run(const itest_bpf *b);
+
+/* Run the producer once with count records of size bytes from src->data;
+ * src is refreshed from the map afterwards (seq and the counters). */
+int itest_emit(const itest_bpf *b, struct itest_source *src, uint32_t count, uint32_t size);
+
+/* Pin the calling thread to this CPU (so "current CPU" is known). */
+int itest_pin(int cpu);
+void itest_unpin(void);
+/* Burn CPU for ms milliseconds of thread CPU time. */
+void itest_busy_ms(unsigned ms);
+/* The expected byte i of payload number k (independent of the library). */
+static inline uint8_t itest_pattern(uint64_t k, uint32_t i)
+{
+	return (uint8_t)(k * 131u + i * 7u + (i >> 8) + 1u);
+}
+/* Raw size the kernel records for an n-byte payload (SPEC.md §6). */
+static inline uint32_t itest_raw_size(uint32_t n)
+{
+	return ((n + 4u + 7u) & ~7u) - 4u;
+}
+/* Quick mode (valgrind): fewer events. */
+bool itest_quick(void);
+
+#endif

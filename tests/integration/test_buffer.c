@@ -1,0 +1,502 @@
+/* The per-CPU BPF perf buffer set against real BPF_PROG_TEST_RUN output. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "rp_error.h"
+#include "rp_perf.h"
+#include "rp_perf_buffer.h"
+#include "tests.h"
+
+enum { MAX_EVENTS = 4000, MAX_CPU_IDS = 64 };
+
+/* ---- round trip ---- */
+
+typedef struct expect {
+	uint32_t size;
+	uint64_t k; /* event number = seq stamped by the program */
+} expect;
+
+typedef struct round_trip {
+	int cpus[MAX_CPU_IDS];
+	uint32_t ncpu;
+	expect *exp[MAX_CPU_IDS];   /* per CPU index: expected events in order */
+	uint32_t nexp[MAX_CPU_IDS];
+	uint32_t got[MAX_CPU_IDS];
+	uint64_t wrapped, lost, bad;
+	char why[200];
+	uint8_t buf[ITEST_MAX_PAYLOAD + 8];
+} round_trip;
+
+static void rt_bad(round_trip *rt, const char *fmt, unsigned long long a, unsigned long long b)
+{
+	if (!rt->bad++)
+		snprintf(rt->why, sizeof(rt->why), fmt, a, b);
+}
+
+static int cpu_index(const round_trip *rt, int cpu)
+{
+	for (uint32_t i = 0; i < rt->ncpu; i++)
+		if (rt->cpus[i] == cpu)
+			return (int)i;
+	return -1;
+}
+
+static int rt_sample(void *p, int cpu, const rp_bpf_output *out)
+{
+	round_trip *rt = p;
+	int ci = cpu_index(rt, cpu);
+	const expect *e;
+	uint32_t n;
+
+	if (ci < 0) {
+		rt_bad(rt, "sample from unknown cpu %llu%llu", (unsigned long long)cpu, 0);
+		return 0;
+	}
+	if (rt->got[ci] >= rt->nexp[ci]) {
+		rt_bad(rt, "extra sample on cpu %llu after %llu", (unsigned long long)cpu,
+		       rt->got[ci]);
+		return 0;
+	}
+	e = &rt->exp[ci][rt->got[ci]++];
+	if (out->data.n1)
+		rt->wrapped++;
+	if (out->raw_size != itest_raw_size(e->size)) {
+		rt_bad(rt, "event %llu: raw size %llu", e->k, out->raw_size);
+		return 0;
+	}
+	n = rp_span_copy(out->data, rt->buf, sizeof(rt->buf));
+	if (n != out->raw_size) {
+		rt_bad(rt, "event %llu: copied %llu", e->k, n);
+		return 0;
+	}
+	for (uint32_t i = 0; i < e->size; i++) {
+		uint8_t want = itest_pattern(e->k, i);
+		if (e->size >= 8 && i < 8)
+			want = (uint8_t)(e->k >> (8 * i)); /* the stamped seq */
+		if (rt->buf[i] != want) {
+			rt_bad(rt, "event %llu: byte %llu differs", e->k, i);
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static int rt_lost(void *p, int cpu, uint64_t lost)
+{
+	round_trip *rt = p;
+	(void)cpu;
+	rt->lost += lost;
+	return 0;
+}
+
+static const uint32_t rt_sizes[] = { 0, 1, 3, 4, 7, 8, 11, 12, 19, 20, 64, 100, 255,
+                                     1000, 2047, 2048, 3000, 3996, 3999, 4000 };
+
+void test_round_trip(itest *t)
+{
+	itest_bpf b = { 0 };
+	struct itest_source *src = calloc(1, sizeof(*src));
+	round_trip *rt = calloc(1, sizeof(*rt));
+	rp_perf_buffer *pb = NULL;
+	rp_perf_buffer_opts opts = { .data_pages = 2 };
+	uint32_t n = itest_quick() ? 300 : MAX_EVENTS, total = 0;
+	uint64_t rnd = 12345;
+	int err;
+
+	CHECK(src && rt, "calloc");
+	err = itest_bpf_open(&b);
+	SKIP_IF_REFUSED(err, "bpf");
+	CHECK(err == 0, "load %s", rp_strerror(err));
+	err = rp_online_cpus(rt->cpus, MAX_CPU_IDS, &rt->ncpu);
+	CHECK(err == 0, "cpus");
+	for (uint32_t i = 0; i < rt->ncpu; i++) {
+		rt->exp[i] = calloc(n, sizeof(expect));
+		CHECK(rt->exp[i], "calloc");
+	}
+	err = rp_perf_buffer_new_payload(b.events_fd, &opts, rt_sample, rt_lost, rt, &pb);
+	SKIP_IF_REFUSED(err, "perf_event_open");
+	CHECK(err == 0, "new: %s", rp_strerror(err));
+	CHECK(rp_perf_buffer_ring_count(pb) == rt->ncpu, "ring count");
+
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t ci = k % rt->ncpu, size;
+		rnd = rnd * 6364136223846793005ull + 1442695040888963407ull;
+		size = (k % 3 == 0) ? (uint32_t)(rnd >> 33) % 4001
+		                    : rt_sizes[k % (sizeof(rt_sizes) / sizeof(rt_sizes[0]))];
+		if (k % rt->ncpu == 0 || rt->ncpu > 1)
+			CHECK(itest_pin(rt->cpus[ci]) == 0, "pin");
+		for (uint32_t i = 0; i < size; i++)
+			src->data[i] = itest_pattern(k, i);
+		err = itest_emit(&b, src, 1, size);
+		CHECK(err == 0, "emit %u: %s", k, rp_strerror(err));
+		CHECK(src->ok == k + 1, "event %u not output: err %lld", k,
+		      (long long)src->last_err);
+		rt->exp[ci][rt->nexp[ci]++] = (expect){ size, k };
+		/* two 4 KiB records nearly fill an 8 KiB ring: consume often */
+		if (k % 2 == 1) {
+			err = rp_perf_buffer_consume(pb);
+			CHECK(err >= 0, "consume: %s", rp_strerror(err));
+			total += (uint32_t)err;
+		}
+		CHECK(rt->bad == 0, "%s", rt->why);
+	}
+	err = rp_perf_buffer_consume(pb);
+	CHECK(err >= 0, "consume: %s", rp_strerror(err));
+	total += (uint32_t)err;
+	CHECK(rt->bad == 0, "%s", rt->why);
+	for (uint32_t i = 0; i < rt->ncpu; i++) {
+		rp_ring_stats st;
+		CHECK(rt->got[i] == rt->nexp[i], "cpu %d: %u of %u delivered", rt->cpus[i],
+		      rt->got[i], rt->nexp[i]);
+		CHECK(rp_perf_buffer_stats(pb, rt->cpus[i], &st) == 0, "stats");
+		CHECK(st.records == rt->nexp[i] && st.corrupt == 0 && st.lost == 0,
+		      "cpu %d stats: %llu records %llu corrupt", rt->cpus[i],
+		      (unsigned long long)st.records, (unsigned long long)st.corrupt);
+	}
+	CHECK(total == n, "delivered %u of %u", total, n);
+	CHECK(rt->lost == 0 && src->enospc == 0, "lost %llu", (unsigned long long)rt->lost);
+	CHECK(rt->wrapped > 0, "no payload wrapped the ring end");
+	CHECK(rp_perf_buffer_malformed(pb) == 0, "malformed");
+	CHECK(rp_perf_buffer_stats(pb, 100000, &(rp_ring_stats){ 0 }) == -ENOENT, "stats cpu");
+	snprintf(t->msg, sizeof(t->msg), "%u events on %u CPUs exact, %llu wrapped the ring end",
+	         n, rt->ncpu, (unsigned long long)rt->wrapped);
+out:
+	rp_perf_buffer_free(pb);
+	itest_bpf_close(&b);
+	itest_unpin();
+	if (rt)
+		for (uint32_t i = 0; i < rt->ncpu; i++)
+			free(rt->exp[i]);
+	free(rt);
+	free(src);
+}
+
+/* ---- conservation under overload ---- */
+
+typedef struct conserve {
+	int cpu;
+	uint64_t samples, lost_sum, lost_records;
+	uint64_t next_seq; /* seq the next sample must carry, given LOST so far */
+	uint64_t pending_lost;
+	uint64_t bad;
+	char why[160];
+} conserve;
+
+static int on_conserve(void *p, int cpu, const rp_record *rec)
+{
+	conserve *c = p;
+
+	if (cpu != c->cpu) {
+		if (!c->bad++)
+			snprintf(c->why, sizeof(c->why), "record on cpu %d", cpu);
+		return 0;
+	}
+	if (rec->type == RP_RECORD_LOST) {
+		rp_lost l;
+		if (rp_lost_view(rec, &l) != RP_OK) {
+			if (!c->bad++)
+				snprintf(c->why, sizeof(c->why), "bad LOST");
+			return 0;
+		}
+		c->lost_sum += l.lost;
+		c->lost_records++;
+		c->pending_lost += l.lost;
+	} else if (rec->type == RP_RECORD_SAMPLE) {
+		rp_bpf_output out;
+		uint64_t seq = 0;
+		if (rp_bpf_output_view(rec, &out) != RP_OK || !rp_span_get_u64(out.data, 0, &seq)) {
+			if (!c->bad++)
+				snprintf(c->why, sizeof(c->why), "bad sample");
+			return 0;
+		}
+		/* every drop before this sample was reported by the LOSTs since
+		 * the previous sample (SPEC.md §5) */
+		if (seq != c->next_seq + c->pending_lost) {
+			if (!c->bad++)
+				snprintf(c->why, sizeof(c->why),
+				         "seq %llu, expected %llu + lost %llu",
+				         (unsigned long long)seq,
+				         (unsigned long long)c->next_seq,
+				         (unsigned long long)c->pending_lost);
+		}
+		c->next_seq = seq + 1;
+		c->pending_lost = 0;
+		c->samples++;
+	} else if (!c->bad++) {
+		snprintf(c->why, sizeof(c->why), "record type %u", rec->type);
+	}
+	return 0;
+}
+
+void test_conservation(itest *t)
+{
+	itest_bpf b = { 0 };
+	struct itest_source *src = calloc(1, sizeof(*src));
+	rp_perf_buffer *pb = NULL;
+	rp_perf_buffer_opts opts = { .data_pages = 1 };
+	conserve c;
+	rp_ring_stats st;
+	int ids[MAX_CPU_IDS];
+	uint32_t ncpu = 0, runs = itest_quick() ? 20 : 200;
+	int err;
+
+	memset(&c, 0, sizeof(c));
+	CHECK(src, "calloc");
+	err = itest_bpf_open(&b);
+	SKIP_IF_REFUSED(err, "bpf");
+	CHECK(err == 0, "load %s", rp_strerror(err));
+	CHECK(rp_online_cpus(ids, MAX_CPU_IDS, &ncpu) == 0, "cpus");
+	c.cpu = ids[0];
+	CHECK(itest_pin(c.cpu) == 0, "pin");
+	err = rp_perf_buffer_new(b.events_fd, &opts, on_conserve, &c, &pb);
+	SKIP_IF_REFUSED(err, "perf_event_open");
+	CHECK(err == 0, "new: %s", rp_strerror(err));
+	/* 256 records of 200-odd bytes per run into a 4 KiB ring; the consumer
+	 * drains only every third run and at most 7 records at a time */
+	for (uint32_t r = 0; r < runs; r++) {
+		uint32_t size = 24 + (r * 37) % 300;
+		err = itest_emit(&b, src, ITEST_MAX_PER_RUN, size);
+		CHECK(err == 0, "emit: %s", rp_strerror(err));
+		if (r % 3 == 2) {
+			for (uint32_t i = 0; i < rp_perf_buffer_ring_count(pb); i++) {
+				if (rp_perf_buffer_ring_cpu(pb, i) != c.cpu)
+					continue;
+				err = rp_perf_buffer_consume_ring(pb, i);
+				CHECK(err >= 0, "consume: %s", rp_strerror(err));
+			}
+		}
+	}
+	err = rp_perf_buffer_consume(pb);
+	CHECK(err >= 0, "consume: %s", rp_strerror(err));
+	/* flush: one write with room for LOST + record reports pending drops */
+	err = itest_emit(&b, src, 1, 8);
+	CHECK(err == 0, "flush emit");
+	err = rp_perf_buffer_consume(pb);
+	CHECK(err >= 0, "consume: %s", rp_strerror(err));
+
+	CHECK(c.bad == 0, "%s", c.why);
+	CHECK(src->other == 0, "helper errors other than ENOSPC: %llu (last %lld)",
+	      (unsigned long long)src->other, (long long)src->last_err);
+	CHECK(src->enospc > 0, "no overload happened");
+	CHECK(c.samples == src->ok, "delivered %llu, successes %llu",
+	      (unsigned long long)c.samples, (unsigned long long)src->ok);
+	CHECK(c.lost_sum == src->enospc, "LOST sum %llu, -ENOSPC failures %llu",
+	      (unsigned long long)c.lost_sum, (unsigned long long)src->enospc);
+	CHECK(c.pending_lost == 0, "LOST after the last sample");
+	CHECK(rp_perf_buffer_stats(pb, c.cpu, &st) == 0, "stats");
+	CHECK(st.lost == c.lost_sum && st.lost_records == c.lost_records &&
+	      st.records == c.samples + c.lost_records && st.corrupt == 0, "ring stats disagree");
+	snprintf(t->msg, sizeof(t->msg),
+	         "attempts %llu: delivered %llu == ok %llu; LOST sum %llu == ENOSPC %llu (%llu LOST records)",
+	         (unsigned long long)src->seq, (unsigned long long)c.samples,
+	         (unsigned long long)src->ok, (unsigned long long)c.lost_sum,
+	         (unsigned long long)src->enospc, (unsigned long long)c.lost_records);
+out:
+	rp_perf_buffer_free(pb);
+	itest_bpf_close(&b);
+	itest_unpin();
+	free(src);
+}
+
+/* ---- pause / resume ---- */
+
+typedef struct order_log {
+	int cpu;
+	uint32_t type[8];
+	uint64_t val[8];
+	unsigned n;
+} order_log;
+
+static int on_order(void *p, int cpu, const rp_record *rec)
+{
+	order_log *o = p;
+	if (cpu != o->cpu || o->n >= 8)
+		return 0;
+	o->type[o->n] = rec->type;
+	o->val[o->n] = 0;
+	if (rec->type == RP_RECORD_LOST) {
+		rp_lost l;
+		if (rp_lost_view(rec, &l) == RP_OK)
+			o->val[o->n] = l.lost;
+	} else {
+		rp_bpf_output out;
+		if (rp_bpf_output_view(rec, &out) == RP_OK)
+			rp_span_get_u64(out.data, 0, &o->val[o->n]);
+	}
+	o->n++;
+	return 0;
+}
+
+void test_pause_resume(itest *t)
+{
+	itest_bpf b = { 0 };
+	struct itest_source *src = calloc(1, sizeof(*src));
+	rp_perf_buffer *pb = NULL;
+	order_log o;
+	int ids[MAX_CPU_IDS];
+	uint32_t ncpu = 0;
+	int err;
+
+	memset(&o, 0, sizeof(o));
+	CHECK(src, "calloc");
+	err = itest_bpf_open(&b);
+	SKIP_IF_REFUSED(err, "bpf");
+	CHECK(err == 0, "load %s", rp_strerror(err));
+	CHECK(rp_online_cpus(ids, MAX_CPU_IDS, &ncpu) == 0, "cpus");
+	o.cpu = ids[0];
+	CHECK(itest_pin(o.cpu) == 0, "pin");
+	err = rp_perf_buffer_new(b.events_fd, NULL, on_order, &o, &pb);
+	SKIP_IF_REFUSED(err, "perf_event_open");
+	CHECK(err == 0, "new: %s", rp_strerror(err));
+	CHECK(rp_perf_buffer_pause(pb) == 0, "pause");
+	CHECK(itest_emit(&b, src, 3, 16) == 0, "emit while paused");
+	CHECK(src->enospc == 3 && src->ok == 0, "paused writes: ok %llu enospc %llu",
+	      (unsigned long long)src->ok, (unsigned long long)src->enospc);
+	CHECK(rp_perf_buffer_consume(pb) == 0, "records while paused");
+	CHECK(rp_perf_buffer_resume(pb) == 0, "resume");
+	CHECK(itest_emit(&b, src, 1, 16) == 0 && src->ok == 1, "emit after resume");
+	CHECK(rp_perf_buffer_consume(pb) == 2, "expected LOST + sample");
+	CHECK(o.n == 2 && o.type[0] == RP_RECORD_LOST && o.val[0] == 3, "first record type %u val %llu",
+	      o.type[0], (unsigned long long)o.val[0]);
+	CHECK(o.type[1] == RP_RECORD_SAMPLE && o.val[1] == 3, "then sample seq %llu",
+	      (unsigned long long)o.val[1]);
+out:
+	rp_perf_buffer_free(pb);
+	itest_bpf_close(&b);
+	itest_unpin();
+	free(src);
+}
+
+/* ---- bad maps ---- */
+
+static int never(void *ctx, int cpu, const rp_record *rec)
+{
+	(void)ctx, (void)cpu, (void)rec;
+	return 0;
+}
+
+void test_closed_map(itest *t)
+{
+	rp_perf_buffer *pb = (rp_perf_buffer *)1;
+	int fd, err;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, NULL, 4, 4, 64, NULL);
+	SKIP_IF_REFUSED(fd, "bpf map create");
+	CHECK(fd >= 0, "create: %s", rp_strerror(fd));
+	close(fd);
+	err = rp_perf_buffer_new(fd, NULL, never, NULL, &pb);
+	CHECK(err == -EBADF, "closed fd gave %d (%s)", err, rp_strerror(err));
+	CHECK(pb == NULL, "out not cleared");
+	err = rp_perf_buffer_new(-1, NULL, never, NULL, &pb);
+	CHECK(err == -EBADF, "fd -1 gave %d", err);
+out:;
+}
+
+void test_wrong_map_type(itest *t)
+{
+	rp_perf_buffer *pb = NULL;
+	int fd, err;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 64, NULL);
+	SKIP_IF_REFUSED(fd, "bpf map create");
+	CHECK(fd >= 0, "create: %s", rp_strerror(fd));
+	err = rp_perf_buffer_new(fd, NULL, never, NULL, &pb);
+	CHECK(err == RP_E_MAP_TYPE, "array map gave %d (%s)", err, rp_strerror(err));
+	CHECK(pb == NULL, "out set");
+out:
+	if (fd >= 0)
+		close(fd);
+}
+
+void test_map_too_small(itest *t)
+{
+	rp_perf_buffer *pb = NULL;
+	rp_perf_buffer_opts bad = { .data_pages = 3 };
+	int ids[MAX_CPU_IDS];
+	uint32_t n = 0;
+	int fd = -1, err;
+
+	CHECK(rp_online_cpus(ids, MAX_CPU_IDS, &n) == 0, "cpus");
+	fd = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, NULL, 4, 4, (uint32_t)ids[n - 1], NULL);
+	SKIP_IF_REFUSED(fd, "bpf map create");
+	if (ids[n - 1] == 0) {
+		itest_skip(t, "one CPU: no map can be too small");
+		goto out;
+	}
+	CHECK(fd >= 0, "create: %s", rp_strerror(fd));
+	err = rp_perf_buffer_new(fd, NULL, never, NULL, &pb);
+	CHECK(err == RP_E_MAP_SMALL, "gave %d (%s)", err, rp_strerror(err));
+	close(fd);
+	fd = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, NULL, 4, 4, 64, NULL);
+	CHECK(fd >= 0, "create");
+	err = rp_perf_buffer_new(fd, &bad, never, NULL, &pb);
+	CHECK(err == -EINVAL && pb == NULL, "3 pages gave %d", err);
+	err = rp_perf_buffer_new(fd, NULL, NULL, NULL, &pb);
+	CHECK(err == -EINVAL && pb == NULL, "NULL callback gave %d", err);
+out:
+	if (fd >= 0)
+		close(fd);
+}
+
+void test_pinned_poll(itest *t)
+{
+	itest_bpf b = { 0 };
+	struct itest_source *src = calloc(1, sizeof(*src));
+	rp_perf_buffer *pb = NULL;
+	rp_perf_buffer_opts opts = { .data_pages = 4, .wakeup_bytes = 256 };
+	order_log o;
+	char path[64];
+	int ids[MAX_CPU_IDS];
+	uint32_t ncpu = 0;
+	bool pinned = false;
+	int err;
+
+	memset(&o, 0, sizeof(o));
+	snprintf(path, sizeof(path), "/sys/fs/bpf/rp_itest_%d", (int)getpid());
+	CHECK(src, "calloc");
+	err = itest_bpf_open(&b);
+	SKIP_IF_REFUSED(err, "bpf");
+	CHECK(err == 0, "load %s", rp_strerror(err));
+	err = bpf_obj_pin(b.events_fd, path);
+	if (err) {
+		itest_skip(t, "cannot pin in /sys/fs/bpf: %s", rp_strerror(err));
+		goto out;
+	}
+	pinned = true;
+	CHECK(rp_online_cpus(ids, MAX_CPU_IDS, &ncpu) == 0, "cpus");
+	o.cpu = ids[0];
+	CHECK(itest_pin(o.cpu) == 0, "pin");
+	err = rp_perf_buffer_new_pinned(path, &opts, on_order, &o, &pb);
+	SKIP_IF_REFUSED(err, "perf_event_open");
+	CHECK(err == 0, "new pinned: %s", rp_strerror(err));
+	CHECK(rp_perf_buffer_epoll_fd(pb) >= 0, "epoll fd");
+	CHECK(rp_perf_buffer_poll(pb, 0) == 0, "poll on empty rings");
+	/* 2 x 32 bytes: below the 256-byte watermark, no wakeup */
+	CHECK(itest_emit(&b, src, 2, 16) == 0 && src->ok == 2, "emit");
+	CHECK(rp_perf_buffer_poll(pb, 50) == 0, "woken below the watermark");
+	CHECK(itest_emit(&b, src, 10, 16) == 0 && src->ok == 12, "emit");
+	err = rp_perf_buffer_poll(pb, 1000);
+	CHECK(err == 12, "poll delivered %d", err);
+	CHECK(o.n == 8 && o.val[0] == 0 && o.val[7] == 7, "order log");
+	rp_perf_buffer_free(pb);
+	pb = NULL;
+	/* free removed the map entries */
+	err = itest_emit(&b, src, 1, 16);
+	CHECK(err == 0 && src->last_err == -ENOENT, "after free the slot is %lld",
+	      (long long)src->last_err);
+	err = rp_perf_buffer_new_pinned("/sys/fs/bpf/rp_no_such_map", &opts, on_order, &o, &pb);
+	CHECK(err == -ENOENT, "missing pin gave %d", err);
+out:
+	rp_perf_buffer_free(pb);
+	if (pinned)
+		unlink(path);
+	itest_bpf_close(&b);
+	itest_unpin();
+	free(src);
+}

@@ -1,0 +1,23 @@
+#ifndef ITEST_TESTS_H
+#define ITEST_TESTS_H
+#include "itest.h"
+void test_cpu_list_gaps(itest *t);
+void test_strerror(itest *t);
+void test_attr_builder(itest *t);
+void test_page_count(itest *t);
+void test_attr_e2big(itest *t);
+void test_counting(itest *t);
+void test_group_read(itest *t);
+void test_ioctls(itest *t);
+void test_sampling(itest *t);
+void test_ring_early_stop(itest *t);
+void test_ring_corrupt_default(itest *t);
+void test_ring_corrupt_strict(itest *t);
+void test_round_trip(itest *t);
+void test_conservation(itest *t);
+void test_pause_resume(itest *t);
+void test_closed_map(itest *t);
+void test_wrong_map_type(itest *t);
+void test_map_too_small(itest *t);
+void test_pinned_poll(itest *t);
+#endif
