@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Bench and test producer, run by BPF_PROG_TEST_RUN: ctx args[0] records of
  * args[1] bytes each (1..4096), copied from payload[0], into the perf buffer
- * of the CPU it runs on.  Returns 0, or the first helper error (e.g.
- * -ENOENT while no buffer is bound yet, -ENOSPC when the ring is full). */
+ * of the CPU it runs on.  Returns how many were written before the
+ * first failure (-ENOENT while no buffer is bound yet, -ENOSPC when the ring
+ * is full), or -EINVAL for bad arguments.  At most 256 per run. */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
@@ -36,14 +37,14 @@ int bench_fill(struct bpf_raw_tracepoint_args *ctx)
 
 	if (!p || sz < 1 || sz > BENCH_MAX_PAYLOAD)
 		return -22;
-	for (int i = 0; i < BENCH_MAX_PER_RUN; i++) {
+	int i;
+	for (i = 0; i < BENCH_MAX_PER_RUN; i++) {
 		if (i >= n)
 			break;
-		long err = bpf_perf_event_output(ctx, &bench_events, BPF_F_CURRENT_CPU, p->bytes, sz);
-		if (err)
-			return (int)err;
+		if (bpf_perf_event_output(ctx, &bench_events, BPF_F_CURRENT_CPU, p->bytes, sz) != 0)
+			break;
 	}
-	return 0;
+	return i;
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -7,7 +7,7 @@ TOOLS_LIBS    = -lbpf -lelf -lz
 # BPF objects the tool, its tests and the benchmarks use (compiled here so
 # this area does not depend on another fragment's rule names).
 BPF_CLANG    ?= clang
-TOOLS_BPF_CFLAGS = -O2 -g -target bpf -D__TARGET_ARCH_x86 \
+TOOLS_BPF_CFLAGS = -O2 -g -target bpf -Wall -Werror -D__TARGET_ARCH_x86 \
                    -I/usr/include/$(shell $(CC) -print-multiarch 2>/dev/null || echo x86_64-linux-gnu) -Itools
 TOOLS_BPF     = $(TOOLS_DIR)/bpf/trace.bpf.o $(TOOLS_DIR)/bpf/bench_perf.bpf.o \
                 $(TOOLS_DIR)/bpf/bench_ringbuf.bpf.o
