@@ -22,7 +22,7 @@ $(ITEST_DIR)/%.o: tests/integration/%.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(ITEST_BIN): $(ITEST_OBJS) $(BUILD)/lib/libringproof.a
-	$(CC) $(ALL_CFLAGS) -o $@ $(ITEST_OBJS) $(BUILD)/lib/libringproof.a -lbpf -lelf -lz
+	$(CC) $(ALL_CFLAGS) -o $@ $(ITEST_OBJS) $(BUILD)/lib/libringproof.a -lbpf -lelf -lz -pthread
 
 -include $(ITEST_OBJS:.o=.d)
 
@@ -33,4 +33,4 @@ suite-integration: $(ITEST_BIN) $(ITEST_BPF)
 suite-integration-valgrind: $(ITEST_BIN) $(ITEST_BPF)
 	@bash ci/suite.sh integration-valgrind --tap -- env $(ITEST_ENV) RP_ITEST_QUICK=1 \
 	  valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-	  --track-fds=no $(ITEST_BIN)
+	  --suppressions=tests/integration/valgrind.supp $(ITEST_BIN)

@@ -138,13 +138,14 @@ static uint64_t thread_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+volatile uint64_t itest_sink; /* keeps the busy loop from being optimised out */
+
 void itest_busy_ms(unsigned ms)
 {
 	uint64_t end = thread_ns() + (uint64_t)ms * 1000000u;
-	volatile uint64_t x = 0;
 	while (thread_ns() < end)
 		for (int i = 0; i < 1000; i++)
-			x += (uint64_t)i;
+			itest_sink += (uint64_t)i;
 }
 
 int itest_emit(const itest_bpf *b, struct itest_source *src, uint32_t count, uint32_t size)

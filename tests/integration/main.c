@@ -26,6 +26,7 @@ static const struct {
 	{ "ring_corrupt_strict_stops", test_ring_corrupt_strict },
 	{ "buffer_round_trip", test_round_trip },
 	{ "buffer_conservation", test_conservation },
+	{ "buffer_conservation_concurrent", test_conservation_concurrent },
 	{ "buffer_pause_resume_lost_first", test_pause_resume },
 	{ "buffer_closed_map_fd", test_closed_map },
 	{ "buffer_wrong_map_type", test_wrong_map_type },

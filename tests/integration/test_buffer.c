@@ -1,5 +1,6 @@
 /* The per-CPU BPF perf buffer set against real BPF_PROG_TEST_RUN output. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -496,6 +497,93 @@ out:
 	rp_perf_buffer_free(pb);
 	if (pinned)
 		unlink(path);
+	itest_bpf_close(&b);
+	itest_unpin();
+	free(src);
+}
+
+/* ---- conservation with a concurrent consumer thread ---- */
+
+typedef struct consumer_arg {
+	rp_perf_buffer *pb;
+	int stop; /* atomic */
+	int err;
+	uint64_t polls;
+} consumer_arg;
+
+static void *consumer_main(void *p)
+{
+	consumer_arg *a = p;
+
+	while (!__atomic_load_n(&a->stop, __ATOMIC_ACQUIRE)) {
+		int r = rp_perf_buffer_poll(a->pb, 5);
+		a->polls++;
+		if (r < 0 && r != -EINTR) {
+			a->err = r;
+			break;
+		}
+	}
+	return NULL;
+}
+
+void test_conservation_concurrent(itest *t)
+{
+	itest_bpf b = { 0 };
+	struct itest_source *src = calloc(1, sizeof(*src));
+	rp_perf_buffer *pb = NULL;
+	rp_perf_buffer_opts opts = { .data_pages = 2, .wakeup_events = 4 };
+	consumer_arg ca = { 0 };
+	pthread_t th;
+	bool started = false;
+	conserve c;
+	int ids[MAX_CPU_IDS];
+	uint32_t ncpu = 0, runs = itest_quick() ? 20 : 300;
+	int err;
+
+	memset(&c, 0, sizeof(c));
+	CHECK(src, "calloc");
+	err = itest_bpf_open(&b);
+	SKIP_IF_REFUSED(err, "bpf");
+	CHECK(err == 0, "load %s", rp_strerror(err));
+	CHECK(rp_online_cpus(ids, MAX_CPU_IDS, &ncpu) == 0, "cpus");
+	c.cpu = ids[0];
+	err = rp_perf_buffer_new(b.events_fd, &opts, on_conserve, &c, &pb);
+	SKIP_IF_REFUSED(err, "perf_event_open");
+	CHECK(err == 0, "new: %s", rp_strerror(err));
+	ca.pb = pb;
+	/* the consumer thread inherits no pinning; the producer pins itself */
+	CHECK(pthread_create(&th, NULL, consumer_main, &ca) == 0, "thread");
+	started = true;
+	CHECK(itest_pin(c.cpu) == 0, "pin");
+	for (uint32_t r = 0; r < runs; r++) {
+		err = itest_emit(&b, src, ITEST_MAX_PER_RUN, 8 + (r * 53) % 400);
+		CHECK(err == 0, "emit: %s", rp_strerror(err));
+	}
+	__atomic_store_n(&ca.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	started = false;
+	CHECK(ca.err == 0, "consumer: %s", rp_strerror(ca.err));
+	CHECK(rp_perf_buffer_consume(pb) >= 0, "consume");
+	CHECK(itest_emit(&b, src, 1, 8) == 0, "flush emit");
+	CHECK(rp_perf_buffer_consume(pb) >= 0, "consume");
+
+	CHECK(c.bad == 0, "%s", c.why);
+	CHECK(src->other == 0, "other helper errors %llu", (unsigned long long)src->other);
+	CHECK(c.samples == src->ok, "delivered %llu, successes %llu",
+	      (unsigned long long)c.samples, (unsigned long long)src->ok);
+	CHECK(c.lost_sum == src->enospc, "LOST sum %llu, -ENOSPC failures %llu",
+	      (unsigned long long)c.lost_sum, (unsigned long long)src->enospc);
+	snprintf(t->msg, sizeof(t->msg),
+	         "attempts %llu: delivered %llu == ok %llu; LOST sum %llu == ENOSPC %llu; %llu polls",
+	         (unsigned long long)src->seq, (unsigned long long)c.samples,
+	         (unsigned long long)src->ok, (unsigned long long)c.lost_sum,
+	         (unsigned long long)src->enospc, (unsigned long long)ca.polls);
+out:
+	if (started) {
+		__atomic_store_n(&ca.stop, 1, __ATOMIC_RELEASE);
+		pthread_join(th, NULL);
+	}
+	rp_perf_buffer_free(pb);
 	itest_bpf_close(&b);
 	itest_unpin();
 	free(src);

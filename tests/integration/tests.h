@@ -15,6 +15,7 @@ void test_ring_corrupt_default(itest *t);
 void test_ring_corrupt_strict(itest *t);
 void test_round_trip(itest *t);
 void test_conservation(itest *t);
+void test_conservation_concurrent(itest *t);
 void test_pause_resume(itest *t);
 void test_closed_map(itest *t);
 void test_wrong_map_type(itest *t);
