@@ -32,8 +32,9 @@ const char *rp_status_text(int code)
 	case RP_E_BW_SCRATCH: return "backward record larger than the scratch buffer";
 	case RP_E_RB_OVERRUN: return "corrupt ringbuf: producer is more than the ring size ahead of consumer";
 	case RP_E_RB_ALIGN: return "corrupt ringbuf: position not 8-byte aligned";
-	case RP_E_RB_TRUNCATED: return "corrupt ringbuf: less than a header between consumer and producer";
 	case RP_E_RB_LEN: return "corrupt ringbuf: record length reaches past producer";
+	case RP_E_RB_MAP_TYPE: return "map is not a BPF ring buffer";
+	case RP_E_RB_MAP_SIZE: return "ring buffer size is not a power-of-two multiple of the page size";
 	case RP_E_PAGE_COUNT: return "ring data page count is not a power of two";
 	case RP_E_ATTR_SIZE: return "kernel rejected perf_event_attr size (see the size it reported)";
 	case RP_E_DATA_SIZE: return "ring control page reports an unusable data_offset/data_size";

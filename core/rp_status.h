@@ -50,8 +50,9 @@ typedef enum rp_status {
 	/* BPF ring buffer walk: the ring is inconsistent at consumer; nothing moved */
 	RP_E_RB_OVERRUN = -1301,   /* producer - consumer > ring size */
 	RP_E_RB_ALIGN = -1302,     /* consumer or producer not 8-aligned */
-	RP_E_RB_TRUNCATED = -1303, /* 0 < producer - consumer < 8 */
 	RP_E_RB_LEN = -1304,       /* record length reaches past producer */
+	RP_E_RB_MAP_TYPE = -1350,  /* map is not a BPF_MAP_TYPE_RINGBUF */
+	RP_E_RB_MAP_SIZE = -1351,  /* ringbuf size not a power-of-two multiple of the page */
 
 	/* adapters (adapters/linux) */
 	RP_E_PAGE_COUNT = -1900, /* ring data page count is not a power of two */

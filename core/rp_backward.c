@@ -1,0 +1,140 @@
+#include "rp_backward.h"
+
+/*@ requires n <= 4294967296;
+    assigns \nothing;
+    ensures rp_dist(\result, t) == n;
+*/
+static uint64_t rp_bw_advance(uint64_t t, uint64_t n)
+{
+	return UINT64_MAX - t >= n ? t + n : n - (UINT64_MAX - t) - 1u;
+}
+
+/*@ requires 8 <= size <= 4294967296 && size % 8 == 0;
+    requires walked < size && walked % 8 == 0;
+    assigns \nothing;
+    ensures \result == rp_bw_off(head, walked, size);
+    ensures \result % 8 == 0;
+    ensures 0 <= \result && \result + 8 <= size;
+*/
+static uint64_t rp_bw_offset(uint64_t head, uint64_t walked, uint64_t size)
+{
+	const uint64_t h0 = 8u * ((head / 8u) % (size / 8u));
+	return h0 + walked < size ? h0 + walked : h0 + walked - size;
+}
+
+/*@ requires \valid_read(p + (0 .. 1));
+    assigns \nothing;
+    ensures \result == rp_le16(p[0], p[1]);
+*/
+static uint16_t rp_bw_load16(const uint8_t *p)
+{
+	const uint8_t b0 = RP_LOAD_U8(p);
+	const uint8_t b1 = RP_LOAD_U8(p + 1);
+#if RP_BIG_ENDIAN
+	return (uint16_t)(b1 + 256u * b0);
+#else
+	return (uint16_t)(b0 + 256u * b1);
+#endif
+}
+
+rp_status rp_backward_next(const rp_ring *ring, uint64_t head, uint64_t *walked,
+                           uint8_t *scratch, uint32_t cap, rp_record *rec)
+{
+	const uint64_t w = *walked;
+
+	if (head % 8u != 0 || w % 8u != 0)
+		return RP_E_BW_POS_ALIGN;
+	if (w == ring->size)
+		return RP_EMPTY;
+
+	/* The header, read once into locals; the ring may change under us. */
+	const uint64_t off = rp_bw_offset(head, w, ring->size);
+	const uint8_t *hdr = ring->data + off;
+	const uint16_t type0 = rp_bw_load16(hdr);
+	const uint16_t type1 = rp_bw_load16(hdr + 2);
+	const uint16_t misc = rp_bw_load16(hdr + 4);
+	const uint16_t size = rp_bw_load16(hdr + 6);
+
+	if (size == 0)
+		return RP_BW_END_ZERO;
+	if (size < 8u)
+		return RP_E_BW_HDR_SHORT;
+	if (size % 8u != 0)
+		return RP_E_BW_HDR_ALIGN;
+	if (size > ring->size - w)
+		return RP_BW_END_OVERWRITTEN;
+	const uint32_t body_len = (uint32_t)size - 8u;
+	if (body_len > cap)
+		return RP_E_BW_SCRATCH;
+
+	const uint64_t body_off = off + 8u == ring->size ? 0 : off + 8u;
+	const uint64_t room = ring->size - body_off;
+	rp_span body;
+	body.p0 = ring->data + body_off;
+	body.n0 = body_len <= room ? body_len : (uint32_t)room;
+	body.p1 = ring->data;
+	body.n1 = body_len - body.n0;
+	(void)rp_span_copy(body, scratch, body_len);
+
+	rec->pos = rp_bw_advance(head, w);
+#if RP_BIG_ENDIAN
+	rec->type = 65536u * type0 + (uint32_t)type1;
+#else
+	rec->type = (uint32_t)type0 + 65536u * type1;
+#endif
+	rec->misc = misc;
+	rec->size = size;
+	rec->body.p0 = scratch;
+	rec->body.n0 = body_len;
+	rec->body.p1 = scratch;
+	rec->body.n1 = 0;
+	*walked = w + size;
+	return RP_OK;
+}
+
+rp_status rp_backward_drain(const rp_ring *ring, uint64_t head, uint64_t *walked,
+                            uint8_t *scratch, uint32_t cap, rp_record *recs,
+                            uint32_t max, uint32_t *count)
+{
+	uint64_t w = *walked;
+	uint32_t n = 0;
+	uint32_t used = 0;
+	rp_status st = RP_MORE;
+
+	/*@ loop invariant 0 <= n <= max;
+	    loop invariant 0 <= used <= cap;
+	    loop invariant \at(*walked, Pre) <= w <= ring->size;
+	    loop invariant 8 * n <= w - \at(*walked, Pre);
+	    loop invariant n == 0 ==> w == \at(*walked, Pre);
+	    loop invariant \forall integer k; 0 <= k < n ==>
+	                     recs[k].size >= 8 && recs[k].size % 8 == 0 &&
+	                     recs[k].body.n0 == recs[k].size - 8 && recs[k].body.n1 == 0 &&
+	                     recs[k].body.p1 == recs[k].body.p0 &&
+	                     scratch <= recs[k].body.p0 &&
+	                     recs[k].body.p0 + recs[k].body.n0 <= scratch + used;
+	    loop assigns n, w, used, st, recs[0 .. max - 1], scratch[0 .. cap - 1];
+	    loop variant max - n;
+	*/
+	while (n < max) {
+		rp_record r;
+		st = rp_backward_next(ring, head, &w, scratch + used, cap - used, &r);
+		if (st != RP_OK)
+			break;
+		recs[n].pos = r.pos;
+		recs[n].type = r.type;
+		recs[n].misc = r.misc;
+		recs[n].size = r.size;
+		recs[n].body.p0 = r.body.p0;
+		recs[n].body.n0 = r.body.n0;
+		recs[n].body.p1 = r.body.p1;
+		recs[n].body.n1 = r.body.n1;
+		used += r.body.n0;
+		n++;
+		st = RP_MORE;
+	}
+	if (st == RP_E_BW_SCRATCH && n > 0)
+		st = RP_MORE;
+	*walked = w;
+	*count = n;
+	return st;
+}

@@ -1,0 +1,578 @@
+/* Unit tests of the BPF ringbuf walk (core/rp_ringbuf.h) and the backward
+ * perf ring walk (core/rp_backward.h) over synthetic rings. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rb_builder.h"
+#include "rp_backward.h"
+#include "rp_ringbuf.h"
+
+#define RB_BUSY 0x80000000u
+#define RB_DISCARD 0x40000000u
+
+static uint8_t ring_mem[4096];
+
+static rp_ring mk_ring(uint64_t size, uint8_t fill)
+{
+	memset(ring_mem, fill, sizeof ring_mem);
+	rp_ring r = { ring_mem, size };
+	return r;
+}
+
+/* Byte i of a span, computed by the test from the slices. */
+static uint8_t span_at(rp_span s, uint32_t i)
+{
+	return i < s.n0 ? s.p0[i] : s.p1[i - s.n0];
+}
+
+static void fill_payload(uint8_t *p, uint32_t n, uint32_t seed)
+{
+	for (uint32_t i = 0; i < n; i++)
+		p[i] = tb_pattern(seed, i);
+}
+
+static void assert_payload(rp_span s, uint32_t n, uint32_t seed)
+{
+	assert_int_equal(s.n0 + s.n1, n);
+	for (uint32_t i = 0; i < n; i++)
+		assert_int_equal(span_at(s, i), tb_pattern(seed, i));
+}
+
+static rp_rb_record canary_rec(void)
+{
+	rp_rb_record r;
+	memset(&r, 0xa5, sizeof r);
+	return r;
+}
+
+static void assert_rec_untouched(const rp_rb_record *r)
+{
+	rp_rb_record c = canary_rec();
+	assert_memory_equal(r, &c, sizeof c);
+}
+
+/* ---------------- BPF ringbuf ---------------- */
+
+static void rb_empty(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(256, 0);
+	uint64_t cons = 64;
+	rp_rb_record rec = canary_rec();
+	assert_int_equal(rp_ringbuf_next(&r, 64, &cons, &rec), RP_EMPTY);
+	assert_int_equal(cons, 64);
+	assert_rec_untouched(&rec);
+}
+
+static void rb_one_record(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(256, 0);
+	uint8_t p[5];
+	fill_payload(p, 5, 1);
+	tb_rb_put(ring_mem, 256, 16, 5, p);
+	uint64_t cons = 16;
+	rp_rb_record rec;
+	assert_int_equal(rp_ringbuf_next(&r, 32, &cons, &rec), RP_OK);
+	assert_int_equal(rec.pos, 16);
+	assert_int_equal(rec.len, 5);
+	assert_int_equal(rec.size, 16);
+	assert_false(rec.discarded);
+	assert_ptr_equal(rec.data.p0, ring_mem + 24);
+	assert_int_equal(rec.data.n1, 0);
+	assert_payload(rec.data, 5, 1);
+	assert_int_equal(cons, 32);
+	assert_int_equal(rp_ringbuf_next(&r, 32, &cons, &rec), RP_EMPTY);
+}
+
+static void rb_sizes_round_up(void **state)
+{
+	(void)state;
+	/* len 0..17 occupy 8,16,...: round_up(len + 8, 8), computed by hand */
+	static const uint32_t expect[18] = { 8, 16, 16, 16, 16, 16, 16, 16, 16,
+	                                     24, 24, 24, 24, 24, 24, 24, 24, 32 };
+	for (uint32_t len = 0; len < 18; len++) {
+		rp_ring r = mk_ring(256, 0);
+		tb_rb_put(ring_mem, 256, 0, len, NULL);
+		uint64_t cons = 0;
+		rp_rb_record rec;
+		assert_int_equal(rp_ringbuf_next(&r, 64, &cons, &rec), RP_OK);
+		assert_int_equal(rec.size, expect[len]);
+		assert_int_equal(cons, expect[len]);
+		assert_int_equal(rec.len, len);
+	}
+}
+
+static void rb_zero_length(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(64, 0xee);
+	tb_rb_put(ring_mem, 64, 0, 0, NULL);
+	uint64_t cons = 0;
+	rp_rb_record rec;
+	assert_int_equal(rp_ringbuf_next(&r, 8, &cons, &rec), RP_OK);
+	assert_int_equal(rec.len, 0);
+	assert_int_equal(rec.size, 8);
+	assert_int_equal(rec.data.n0 + rec.data.n1, 0);
+	assert_int_equal(cons, 8);
+}
+
+static void rb_busy_stops(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(256, 0);
+	uint8_t p[16];
+	fill_payload(p, 16, 2);
+	uint64_t pos = 0;
+	pos += tb_rb_put(ring_mem, 256, pos, 3, p);
+	const uint64_t busy_at = pos;
+	pos += tb_rb_put(ring_mem, 256, pos, RB_BUSY | 16, p);
+	pos += tb_rb_put(ring_mem, 256, pos, 4, p);
+	rp_rb_record recs[4];
+	uint64_t cons = 0, disc = 99;
+	uint32_t n = 99;
+	assert_int_equal(rp_ringbuf_drain(&r, pos, &cons, recs, 4, &n, &disc), RP_BUSY);
+	assert_int_equal(n, 1);
+	assert_int_equal(disc, 0);
+	assert_int_equal(cons, busy_at);
+	/* single record call: BUSY leaves everything alone */
+	rp_rb_record rec = canary_rec();
+	assert_int_equal(rp_ringbuf_next(&r, pos, &cons, &rec), RP_BUSY);
+	assert_int_equal(cons, busy_at);
+	assert_rec_untouched(&rec);
+	/* BUSY wins over DISCARD */
+	tb_rb_put(ring_mem, 256, busy_at, RB_BUSY | RB_DISCARD | 16, p);
+	assert_int_equal(rp_ringbuf_next(&r, pos, &cons, &rec), RP_BUSY);
+	/* commit: the walk goes on */
+	tb_rb_put(ring_mem, 256, busy_at, 16, p);
+	assert_int_equal(rp_ringbuf_drain(&r, pos, &cons, recs, 4, &n, &disc), RP_EMPTY);
+	assert_int_equal(n, 2);
+	assert_int_equal(recs[0].len, 16);
+	assert_int_equal(recs[1].len, 4);
+	assert_int_equal(cons, pos);
+}
+
+static void rb_discard_skipped(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(256, 0);
+	uint8_t p[32];
+	fill_payload(p, 32, 3);
+	uint64_t pos = 0;
+	pos += tb_rb_put(ring_mem, 256, pos, 1, p);
+	pos += tb_rb_put(ring_mem, 256, pos, RB_DISCARD | 20, p);
+	pos += tb_rb_put(ring_mem, 256, pos, RB_DISCARD | 0, p);
+	pos += tb_rb_put(ring_mem, 256, pos, 7, p);
+	rp_rb_record recs[4];
+	uint64_t cons = 0, disc = 0;
+	uint32_t n = 0;
+	assert_int_equal(rp_ringbuf_drain(&r, pos, &cons, recs, 4, &n, &disc), RP_EMPTY);
+	assert_int_equal(n, 2);
+	assert_int_equal(disc, 2);
+	assert_int_equal(cons, pos);
+	assert_int_equal(pos, 16 + 32 + 8 + 16);
+	assert_int_equal(recs[0].len, 1);
+	assert_int_equal(recs[1].len, 7);
+	assert_int_equal(recs[1].pos, 56);
+	assert_false(recs[0].discarded);
+	assert_false(recs[1].discarded);
+	/* next() reports a discarded record as consumed with the flag set */
+	cons = 16;
+	rp_rb_record rec;
+	assert_int_equal(rp_ringbuf_next(&r, pos, &cons, &rec), RP_OK);
+	assert_true(rec.discarded);
+	assert_int_equal(rec.len, 20);
+	assert_int_equal(cons, 48);
+}
+
+static void rb_wrap(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(128, 0);
+	uint8_t p[40];
+	fill_payload(p, 40, 4);
+	/* header at offset 96, payload 104..127 then 0..15 */
+	const uint64_t start = 128 * 5 + 96;
+	tb_rb_put(ring_mem, 128, start, 40, p);
+	uint64_t cons = start;
+	rp_rb_record rec;
+	assert_int_equal(rp_ringbuf_next(&r, start + 48, &cons, &rec), RP_OK);
+	assert_ptr_equal(rec.data.p0, ring_mem + 104);
+	assert_int_equal(rec.data.n0, 24);
+	assert_ptr_equal(rec.data.p1, ring_mem);
+	assert_int_equal(rec.data.n1, 16);
+	assert_payload(rec.data, 40, 4);
+	assert_int_equal(cons, start + 48);
+}
+
+static void rb_header_at_end(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(128, 0);
+	uint8_t p[12];
+	fill_payload(p, 12, 5);
+	tb_rb_put(ring_mem, 128, 120, 12, p);
+	uint64_t cons = 120;
+	rp_rb_record rec;
+	assert_int_equal(rp_ringbuf_next(&r, 144, &cons, &rec), RP_OK);
+	assert_ptr_equal(rec.data.p0, ring_mem);
+	assert_int_equal(rec.data.n0, 12);
+	assert_int_equal(rec.data.n1, 0);
+	assert_payload(rec.data, 12, 5);
+}
+
+static void rb_corrupt_len(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(256, 0);
+	uint64_t cons = 0;
+	rp_rb_record rec = canary_rec();
+	/* 17 bytes need 32, only 24 available */
+	tb_rb_put(ring_mem, 256, 0, 17, NULL);
+	assert_int_equal(rp_ringbuf_next(&r, 24, &cons, &rec), RP_E_RB_LEN);
+	assert_int_equal(cons, 0);
+	assert_rec_untouched(&rec);
+	/* the largest length field, far past the ring */
+	tb_rb_put(ring_mem, 256, 0, 0x3fffffffu, NULL);
+	assert_int_equal(rp_ringbuf_next(&r, 256, &cons, &rec), RP_E_RB_LEN);
+	/* exactly fitting the ring is fine: 248 + 8 == 256 */
+	tb_rb_put(ring_mem, 256, 0, 248, NULL);
+	assert_int_equal(rp_ringbuf_next(&r, 256, &cons, &rec), RP_OK);
+	assert_int_equal(cons, 256);
+	/* drain stops at the corrupt record after the good ones */
+	memset(ring_mem, 0, 256);
+	uint64_t pos = 0;
+	pos += tb_rb_put(ring_mem, 256, 0, 8, NULL);
+	tb_rb_put(ring_mem, 256, pos, 100, NULL);
+	rp_rb_record recs[4];
+	uint64_t disc;
+	uint32_t n;
+	cons = 0;
+	assert_int_equal(rp_ringbuf_drain(&r, pos + 16, &cons, recs, 4, &n, &disc), RP_E_RB_LEN);
+	assert_int_equal(n, 1);
+	assert_int_equal(cons, pos);
+}
+
+static void rb_misaligned(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(256, 0);
+	rp_rb_record rec = canary_rec();
+	uint64_t cons = 4;
+	assert_int_equal(rp_ringbuf_next(&r, 64, &cons, &rec), RP_E_RB_ALIGN);
+	assert_int_equal(cons, 4);
+	cons = 0;
+	assert_int_equal(rp_ringbuf_next(&r, 60, &cons, &rec), RP_E_RB_ALIGN);
+	assert_int_equal(cons, 0);
+	cons = 0;
+	assert_int_equal(rp_ringbuf_next(&r, 3, &cons, &rec), RP_E_RB_ALIGN);
+	assert_rec_untouched(&rec);
+}
+
+static void rb_overrun(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(256, 0);
+	rp_rb_record rec = canary_rec();
+	uint64_t cons = 8;
+	assert_int_equal(rp_ringbuf_next(&r, 8 + 264, &cons, &rec), RP_E_RB_OVERRUN);
+	assert_int_equal(cons, 8);
+	/* producer behind consumer: a huge distance on the u64 circle */
+	assert_int_equal(rp_ringbuf_next(&r, 0, &cons, &rec), RP_E_RB_OVERRUN);
+	assert_rec_untouched(&rec);
+	/* exactly size is allowed */
+	tb_rb_put(ring_mem, 256, 8, 240, NULL);
+	assert_int_equal(rp_ringbuf_next(&r, 8 + 256, &cons, &rec), RP_OK);
+}
+
+static void rb_u64_wrap(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(256, 0);
+	uint8_t p[20];
+	fill_payload(p, 20, 6);
+	uint64_t cons = UINT64_MAX - 15; /* 16 bytes before the u64 wrap */
+	uint64_t pos = cons;
+	pos += tb_rb_put(ring_mem, 256, pos, 20, p);
+	pos += tb_rb_put(ring_mem, 256, pos, 3, p);
+	assert_int_equal(pos, 32); /* wrapped around 2^64 */
+	rp_rb_record recs[2];
+	uint64_t disc;
+	uint32_t n;
+	assert_int_equal(rp_ringbuf_drain(&r, pos, &cons, recs, 2, &n, &disc), RP_EMPTY);
+	assert_int_equal(n, 2);
+	assert_int_equal(cons, 32);
+	assert_payload(recs[0].data, 20, 6);
+	assert_int_equal(recs[1].pos, 16);
+}
+
+static void rb_drain_more_and_zero_max(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(256, 0);
+	uint64_t pos = 0;
+	for (int i = 0; i < 5; i++)
+		pos += tb_rb_put(ring_mem, 256, pos, (uint32_t)i, NULL);
+	rp_rb_record recs[3];
+	uint64_t cons = 0, disc;
+	uint32_t n;
+	assert_int_equal(rp_ringbuf_drain(&r, pos, &cons, recs, 0, &n, &disc), RP_MORE);
+	assert_int_equal(n, 0);
+	assert_int_equal(cons, 0);
+	assert_int_equal(rp_ringbuf_drain(&r, pos, &cons, recs, 3, &n, &disc), RP_MORE);
+	assert_int_equal(n, 3);
+	assert_int_equal(cons, 8 + 16 + 16);
+	assert_int_equal(recs[2].len, 2);
+	assert_int_equal(rp_ringbuf_drain(&r, pos, &cons, recs, 3, &n, &disc), RP_EMPTY);
+	assert_int_equal(n, 2);
+	assert_int_equal(recs[1].len, 4);
+	assert_int_equal(cons, pos);
+}
+
+static void rb_full_ring_of_records(void **state)
+{
+	(void)state;
+	/* 32 eight-byte records fill a 256-byte ring exactly */
+	rp_ring r = mk_ring(256, 0);
+	for (uint64_t p = 0; p < 256; p += 8)
+		tb_rb_put(ring_mem, 256, 1000 * 256 + p, 0, NULL);
+	rp_rb_record recs[40];
+	uint64_t cons = 1000 * 256, disc;
+	uint32_t n;
+	assert_int_equal(rp_ringbuf_drain(&r, cons + 256, &cons, recs, 40, &n, &disc), RP_EMPTY);
+	assert_int_equal(n, 32);
+	assert_int_equal(cons, 1000 * 256 + 256);
+}
+
+/* ---------------- backward perf ring ---------------- */
+
+static rp_record canary_prec(void)
+{
+	rp_record r;
+	memset(&r, 0x5a, sizeof r);
+	return r;
+}
+
+static void bw_newest_first_zero_stop(void **state)
+{
+	(void)state;
+	/* Three records written backward from 0: head = -64. */
+	rp_ring r = mk_ring(256, 0);
+	uint8_t b[64];
+	fill_payload(b, 64, 7);
+	const uint64_t head = (uint64_t)0 - 64;
+	tb_perf_put(ring_mem, 256, head, 9, 1, 24, b);       /* newest */
+	tb_perf_put(ring_mem, 256, head + 24, 2, 0, 24, b);  /* LOST */
+	tb_perf_put(ring_mem, 256, head + 48, 9, 2, 16, b);  /* oldest */
+	uint8_t scratch[256];
+	rp_record recs[8];
+	uint64_t walked = 0;
+	uint32_t n;
+	assert_int_equal(rp_backward_drain(&r, head, &walked, scratch, sizeof scratch, recs, 8, &n),
+	                 RP_BW_END_ZERO);
+	assert_int_equal(n, 3);
+	assert_int_equal(walked, 64);
+	assert_int_equal(recs[0].type, 9);
+	assert_int_equal(recs[0].misc, 1);
+	assert_int_equal(recs[0].pos, head);
+	assert_int_equal(recs[1].type, 2);
+	assert_int_equal(recs[1].pos, head + 24);
+	assert_int_equal(recs[2].size, 16);
+	assert_int_equal(recs[2].pos, (uint64_t)0 - 16);
+	for (int k = 0; k < 3; k++) {
+		assert_int_equal(recs[k].body.n1, 0);
+		assert_true(recs[k].body.p0 >= scratch && recs[k].body.p0 + recs[k].body.n0 <= scratch + 256);
+		for (uint32_t i = 0; i < recs[k].body.n0; i++)
+			assert_int_equal(recs[k].body.p0[i], tb_pattern(7, i));
+	}
+	/* body copies are packed, not aliased */
+	assert_ptr_equal(recs[1].body.p0, recs[0].body.p0 + 16);
+}
+
+static void bw_full_wrap_exact(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(128, 0);
+	const uint64_t head = 1000 * 128 + 40; /* any aligned head */
+	for (uint64_t w = 0; w < 128; w += 32)
+		tb_perf_put(ring_mem, 128, head + w, 9, 0, 32, NULL);
+	uint8_t scratch[256];
+	rp_record recs[8];
+	uint64_t walked = 0;
+	uint32_t n;
+	assert_int_equal(rp_backward_drain(&r, head, &walked, scratch, sizeof scratch, recs, 8, &n),
+	                 RP_EMPTY);
+	assert_int_equal(n, 4);
+	assert_int_equal(walked, 128);
+	/* the record at offset 104 wraps: its body is ring bytes 112..127, 0..7 */
+	tb_perf_put(ring_mem, 128, 104, 9, 0, 32, NULL);
+	for (int i = 0; i < 24; i++)
+		ring_mem[(112 + i) % 128] = (uint8_t)(0x40 + i);
+	rp_record rec = canary_prec();
+	walked = 64;
+	assert_int_equal(rp_backward_next(&r, head, &walked, scratch, 24, &rec), RP_OK);
+	assert_int_equal(rec.pos, head + 64);
+	for (int i = 0; i < 24; i++)
+		assert_int_equal(scratch[i], 0x40 + i);
+	assert_int_equal(rp_backward_next(&r, head, &walked, scratch, 24, &rec), RP_OK);
+	assert_int_equal(walked, 128);
+	assert_int_equal(rp_backward_next(&r, head, &walked, scratch, 24, &rec), RP_EMPTY);
+}
+
+static void bw_overwritten_discarded(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(128, 0);
+	const uint64_t head = 0x1000;
+	tb_perf_put(ring_mem, 128, head, 9, 0, 48, NULL);
+	tb_perf_put(ring_mem, 128, head + 48, 9, 0, 48, NULL);
+	/* an older record whose tail was overwritten by the newest one */
+	tb_perf_put(ring_mem, 128, head + 96, 9, 0, 40, NULL);
+	uint8_t scratch[256];
+	rp_record recs[8];
+	uint64_t walked = 0;
+	uint32_t n;
+	assert_int_equal(rp_backward_drain(&r, head, &walked, scratch, sizeof scratch, recs, 8, &n),
+	                 RP_BW_END_OVERWRITTEN);
+	assert_int_equal(n, 2);
+	assert_int_equal(walked, 96);
+	/* one byte less and it fits exactly */
+	tb_perf_put(ring_mem, 128, head + 96, 9, 0, 32, NULL);
+	walked = 0;
+	assert_int_equal(rp_backward_drain(&r, head, &walked, scratch, sizeof scratch, recs, 8, &n),
+	                 RP_EMPTY);
+	assert_int_equal(n, 3);
+}
+
+static void bw_header_errors(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(128, 0);
+	uint8_t scratch[128];
+	const uint64_t head = 64;
+	static const struct { uint16_t size; int status; } cases[] = {
+		{ 0, RP_BW_END_ZERO }, { 1, RP_E_BW_HDR_SHORT }, { 7, RP_E_BW_HDR_SHORT },
+		{ 12, RP_E_BW_HDR_ALIGN }, { 65535, RP_E_BW_HDR_ALIGN },
+		{ 136, RP_BW_END_OVERWRITTEN }, { 65528, RP_BW_END_OVERWRITTEN },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		tb_perf_put(ring_mem, 128, head, 9, 0, cases[i].size, NULL);
+		uint64_t walked = 0;
+		rp_record rec = canary_prec(), c = canary_prec();
+		memset(scratch, 0x77, sizeof scratch);
+		assert_int_equal(rp_backward_next(&r, head, &walked, scratch, 128, &rec), cases[i].status);
+		assert_int_equal(walked, 0);
+		assert_memory_equal(&rec, &c, sizeof c);
+		assert_int_equal(scratch[0], 0x77);
+	}
+}
+
+static void bw_misaligned(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(128, 0);
+	uint8_t scratch[64];
+	rp_record rec;
+	uint64_t walked = 0;
+	assert_int_equal(rp_backward_next(&r, 4, &walked, scratch, 64, &rec), RP_E_BW_POS_ALIGN);
+	walked = 12;
+	assert_int_equal(rp_backward_next(&r, 8, &walked, scratch, 64, &rec), RP_E_BW_POS_ALIGN);
+	assert_int_equal(walked, 12);
+}
+
+static void bw_scratch_too_small(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(256, 0);
+	const uint64_t head = 0;
+	tb_perf_put(ring_mem, 256, 0, 9, 0, 40, NULL);
+	tb_perf_put(ring_mem, 256, 40, 9, 0, 40, NULL);
+	uint8_t scratch[64];
+	rp_record rec = canary_prec();
+	uint64_t walked = 0;
+	assert_int_equal(rp_backward_next(&r, head, &walked, scratch, 31, &rec), RP_E_BW_SCRATCH);
+	assert_int_equal(walked, 0);
+	assert_int_equal(rp_backward_next(&r, head, &walked, scratch, 32, &rec), RP_OK);
+	assert_int_equal(walked, 40);
+	/* batch: the second body does not fit after the first -> RP_MORE */
+	rp_record recs[4];
+	uint32_t n;
+	walked = 0;
+	assert_int_equal(rp_backward_drain(&r, head, &walked, scratch, 48, recs, 4, &n), RP_MORE);
+	assert_int_equal(n, 1);
+	assert_int_equal(walked, 40);
+	/* a record larger than the whole scratch */
+	walked = 0;
+	assert_int_equal(rp_backward_drain(&r, head, &walked, scratch, 16, recs, 4, &n), RP_E_BW_SCRATCH);
+	assert_int_equal(n, 0);
+	assert_int_equal(walked, 0);
+	/* max reached */
+	assert_int_equal(rp_backward_drain(&r, head, &walked, scratch, 64, recs, 1, &n), RP_MORE);
+	assert_int_equal(n, 1);
+}
+
+static void bw_copy_not_alias(void **state)
+{
+	(void)state;
+	/* after the walk, rewriting the ring must not change returned bodies */
+	rp_ring r = mk_ring(128, 0);
+	uint8_t b[16];
+	fill_payload(b, 16, 8);
+	tb_perf_put(ring_mem, 128, 32, 9, 0, 24, b);
+	uint8_t scratch[64];
+	rp_record rec;
+	uint64_t walked = 0;
+	assert_int_equal(rp_backward_next(&r, 32, &walked, scratch, 64, &rec), RP_OK);
+	memset(ring_mem, 0xff, 128);
+	for (uint32_t i = 0; i < 16; i++)
+		assert_int_equal(rec.body.p0[i], tb_pattern(8, i));
+	assert_int_equal(rec.size, 24);
+}
+
+static void status_texts(void **state)
+{
+	(void)state;
+	static const int codes[] = { RP_BW_END_ZERO, RP_BW_END_OVERWRITTEN, RP_E_BW_HDR_SHORT,
+	                             RP_E_BW_HDR_ALIGN, RP_E_BW_POS_ALIGN, RP_E_BW_SCRATCH,
+	                             RP_E_RB_OVERRUN, RP_E_RB_ALIGN, RP_E_RB_LEN };
+	const size_t n = sizeof codes / sizeof codes[0];
+	for (size_t i = 0; i < n; i++) {
+		assert_non_null(rp_status_text(codes[i]));
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(rp_status_text(codes[i]), rp_status_text(codes[j]));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(rb_empty),
+		cmocka_unit_test(rb_one_record),
+		cmocka_unit_test(rb_sizes_round_up),
+		cmocka_unit_test(rb_zero_length),
+		cmocka_unit_test(rb_busy_stops),
+		cmocka_unit_test(rb_discard_skipped),
+		cmocka_unit_test(rb_wrap),
+		cmocka_unit_test(rb_header_at_end),
+		cmocka_unit_test(rb_corrupt_len),
+		cmocka_unit_test(rb_misaligned),
+		cmocka_unit_test(rb_overrun),
+		cmocka_unit_test(rb_u64_wrap),
+		cmocka_unit_test(rb_drain_more_and_zero_max),
+		cmocka_unit_test(rb_full_ring_of_records),
+		cmocka_unit_test(bw_newest_first_zero_stop),
+		cmocka_unit_test(bw_full_wrap_exact),
+		cmocka_unit_test(bw_overwritten_discarded),
+		cmocka_unit_test(bw_header_errors),
+		cmocka_unit_test(bw_misaligned),
+		cmocka_unit_test(bw_scratch_too_small),
+		cmocka_unit_test(bw_copy_not_alias),
+		cmocka_unit_test(status_texts),
+	};
+	return cmocka_run_group_tests_name("ringbuf-unit", tests, NULL, NULL);
+}
