@@ -10,7 +10,7 @@ RB_ITEST    = $(RB_DIR)/test_ringbuf_integration
 RB_HELPERS  = $(RB_DIR)/rb_builder.o
 RB_BPF      = $(RB_DIR)/ringbuf_test.bpf.o
 
-ALL_TARGETS  += $(RB_UNIT) $(RB_ITEST) $(RB_BPF)
+ALL_TARGETS  += $(RB_UNIT) $(RB_BPF) $(if $(wildcard tests/ringbuf/test_ringbuf_integration.c),$(RB_ITEST))
 CHECK_SUITES += ringbuf-unit ringbuf-integration
 TEST_SUITES  += ringbuf-unit ringbuf-integration
 
