@@ -367,6 +367,13 @@ void test_pause_resume(itest *t)
 	      o.type[0], (unsigned long long)o.val[0]);
 	CHECK(o.type[1] == RP_RECORD_SAMPLE && o.val[1] == 3, "then sample seq %llu",
 	      (unsigned long long)o.val[1]);
+	/* free deletes the map entries (the map fd stays open here, so the
+	 * kernel's own cleanup on map-file release does not kick in) */
+	rp_perf_buffer_free(pb);
+	pb = NULL;
+	CHECK(itest_emit(&b, src, 1, 16) == 0, "emit after free");
+	CHECK(src->last_err == -ENOENT, "after free the slot gives %lld",
+	      (long long)src->last_err);
 out:
 	rp_perf_buffer_free(pb);
 	itest_bpf_close(&b);
