@@ -1,0 +1,327 @@
+#include "rp_records.h"
+
+static rp_span empty_span(rp_span b)
+{
+	rp_span e = { b.p0, b.p1, 0u, 0u };
+	return e;
+}
+
+rp_status rp_sample_id_parse(const rp_sample_layout *L, rp_span body, rp_sample_id *out)
+{
+	const uint64_t st = L->sample_type;
+	const uint32_t len = body.n0 + body.n1;
+	rp_sample_id sid = { 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u };
+
+	if (len < L->id_size)
+		return RP_E_BODY_SHORT;
+	uint32_t off = len - L->id_size;
+	if (st & RP_SAMPLE_TID) {
+		if (!rp_take_u32(body, &off, &sid.pid) || !rp_take_u32(body, &off, &sid.tid))
+			return RP_E_BODY_SHORT;
+		sid.present += RP_SAMPLE_TID;
+	}
+	if (st & RP_SAMPLE_TIME) {
+		if (!rp_take_u64(body, &off, &sid.time))
+			return RP_E_BODY_SHORT;
+		sid.present += RP_SAMPLE_TIME;
+	}
+	if (st & RP_SAMPLE_ID) {
+		if (!rp_take_u64(body, &off, &sid.id))
+			return RP_E_BODY_SHORT;
+		sid.present += RP_SAMPLE_ID;
+	}
+	if (st & RP_SAMPLE_STREAM_ID) {
+		if (!rp_take_u64(body, &off, &sid.stream_id))
+			return RP_E_BODY_SHORT;
+		sid.present += RP_SAMPLE_STREAM_ID;
+	}
+	if (st & RP_SAMPLE_CPU) {
+		if (!rp_take_u32(body, &off, &sid.cpu) || !rp_take_u32(body, &off, &sid.res))
+			return RP_E_BODY_SHORT;
+		sid.present += RP_SAMPLE_CPU;
+	}
+	if (st & RP_SAMPLE_IDENTIFIER) {
+		if (!rp_take_u64(body, &off, &sid.identifier))
+			return RP_E_BODY_SHORT;
+		sid.present += RP_SAMPLE_IDENTIFIER;
+	}
+	*out = sid;
+	return RP_OK;
+}
+
+/* Each parser below reads one payload type from offset *off (0) of p; the
+ * caller checks that *off reached the end.  They return false when a field
+ * does not fit. */
+
+/*@ requires rp_cur_ok(p, off);
+    requires \valid(pid) && \valid(tid) && \separated(pid, tid, off);
+    requires \separated(pid, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires \separated(tid, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    assigns *off, *pid, *tid;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p);
+*/
+static bool take_pid_tid(rp_span p, uint32_t *off, uint32_t *pid, uint32_t *tid)
+{
+	return rp_take_u32(p, off, pid) && rp_take_u32(p, off, tid);
+}
+
+/*@ requires rp_cur_ok(p, off);
+    requires \valid(o) && \separated(o, off);
+    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    assigns *off, *o;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+                                 rp_span_inside(o->filename, p);
+*/
+static bool parse_mmap(rp_span p, uint32_t *off, rp_ev_mmap *o)
+{
+	if (!take_pid_tid(p, off, &o->pid, &o->tid) || !rp_take_u64(p, off, &o->addr) ||
+	    !rp_take_u64(p, off, &o->len) || !rp_take_u64(p, off, &o->pgoff))
+		return false;
+	rp_take_string(p, off, &o->filename);
+	return true;
+}
+
+/*@ requires rp_cur_ok(p, off);
+    requires \valid(o) && \separated(o, off);
+    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    assigns *off, *o;
+    ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_BUILD_ID_SIZE;
+    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(p) &&
+                                 rp_span_inside(o->filename, p) &&
+                                 rp_span_inside(o->build_id, p);
+*/
+static rp_status parse_mmap2(rp_span p, uint32_t *off, bool build_id, rp_ev_mmap2 *o)
+{
+	uint8_t pad8;
+	uint16_t pad16;
+	rp_span id_field;
+
+	o->has_build_id = build_id;
+	o->maj = 0u;
+	o->min = 0u;
+	o->ino = 0u;
+	o->ino_generation = 0u;
+	o->build_id_size = 0u;
+	o->build_id = empty_span(p);
+	if (!take_pid_tid(p, off, &o->pid, &o->tid) || !rp_take_u64(p, off, &o->addr) ||
+	    !rp_take_u64(p, off, &o->len) || !rp_take_u64(p, off, &o->pgoff))
+		return RP_E_BODY_SHORT;
+	if (build_id) {
+		if (!rp_take_u8(p, off, &o->build_id_size) || !rp_take_u8(p, off, &pad8) ||
+		    !rp_take_u16(p, off, &pad16))
+			return RP_E_BODY_SHORT;
+		uint32_t at = *off;
+		if (!rp_take_span(p, off, 20u, &id_field))
+			return RP_E_BODY_SHORT;
+		if (o->build_id_size > 20u)
+			return RP_E_BUILD_ID_SIZE;
+		(void)rp_take_span(p, &at, o->build_id_size, &o->build_id);
+	} else {
+		if (!rp_take_u32(p, off, &o->maj) || !rp_take_u32(p, off, &o->min) ||
+		    !rp_take_u64(p, off, &o->ino) || !rp_take_u64(p, off, &o->ino_generation))
+			return RP_E_BODY_SHORT;
+	}
+	if (!rp_take_u32(p, off, &o->prot) || !rp_take_u32(p, off, &o->flags))
+		return RP_E_BODY_SHORT;
+	rp_take_string(p, off, &o->filename);
+	return RP_OK;
+}
+
+/*@ requires rp_cur_ok(p, off);
+    requires \valid(o) && \separated(o, off);
+    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    assigns *off, *o;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+                                 rp_span_inside(o->entries, p);
+*/
+static bool parse_namespaces(rp_span p, uint32_t *off, rp_ev_namespaces *o)
+{
+	return take_pid_tid(p, off, &o->pid, &o->tid) && rp_take_u64(p, off, &o->nr) &&
+	       rp_take_array(p, off, o->nr, 16u, &o->entries);
+}
+
+/*@ requires rp_cur_ok(p, off);
+    requires \valid(o) && \separated(o, off);
+    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    assigns *off, *o;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+                                 rp_span_inside(o->name, p);
+*/
+static bool parse_ksymbol(rp_span p, uint32_t *off, rp_ev_ksymbol *o)
+{
+	if (!rp_take_u64(p, off, &o->addr) || !rp_take_u32(p, off, &o->len) ||
+	    !rp_take_u16(p, off, &o->ksym_type) || !rp_take_u16(p, off, &o->flags))
+		return false;
+	rp_take_string(p, off, &o->name);
+	return true;
+}
+
+/* The bytes are zero-padded to 8: up to 7 padding bytes may follow. */
+/*@ requires rp_cur_ok(p, off);
+    requires \valid(o) && \separated(o, off);
+    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    assigns *off, *o;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+                                 rp_span_inside(o->old_bytes, p) &&
+                                 rp_span_inside(o->new_bytes, p);
+*/
+static bool parse_text_poke(rp_span p, uint32_t *off, rp_ev_text_poke *o)
+{
+	if (!rp_take_u64(p, off, &o->addr) || !rp_take_u16(p, off, &o->old_len) ||
+	    !rp_take_u16(p, off, &o->new_len) ||
+	    !rp_take_span(p, off, o->old_len, &o->old_bytes) ||
+	    !rp_take_span(p, off, o->new_len, &o->new_bytes))
+		return false;
+	const uint32_t rest = (p.n0 + p.n1) - *off;
+	if (rest >= 8u)
+		return true; /* leftover: the caller sees *off short of the end */
+	*off += rest;
+	return true;
+}
+
+/*@ requires rp_cur_ok(p, off);
+    requires \valid(o) && \separated(o, off);
+    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    assigns *off, *o;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+                                 rp_span_inside(o->ips, p);
+*/
+static bool parse_callchain_deferred(rp_span p, uint32_t *off, rp_ev_callchain_deferred *o)
+{
+	return rp_take_u64(p, off, &o->cookie) && rp_take_u64(p, off, &o->nr) &&
+	       rp_take_array(p, off, o->nr, 8u, &o->ips);
+}
+
+/*@ requires rp_layout_ok(L);
+    requires rp_cur_ok(p, off);
+    requires \valid(out) && \separated(out, off, L);
+    requires \separated(out, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires 1 <= type <= 22 && type != RP_RECORD_SAMPLE;
+    assigns *off, *out;
+    ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_BUILD_ID_SIZE;
+    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(p);
+    ensures \result == RP_OK && type == RP_RECORD_MMAP ==> rp_span_inside(out->mmap.filename, p);
+    ensures \result == RP_OK && type == RP_RECORD_MMAP2 ==>
+              rp_span_inside(out->mmap2.filename, p) && rp_span_inside(out->mmap2.build_id, p);
+    ensures \result == RP_OK && type == RP_RECORD_COMM ==> rp_span_inside(out->comm.comm, p);
+    ensures \result == RP_OK && type == RP_RECORD_READ ==> rp_read_inside(&out->read.values, p);
+    ensures \result == RP_OK && type == RP_RECORD_NAMESPACES ==>
+              rp_span_inside(out->namespaces.entries, p);
+    ensures \result == RP_OK && type == RP_RECORD_KSYMBOL ==> rp_span_inside(out->ksymbol.name, p);
+    ensures \result == RP_OK && type == RP_RECORD_BPF_EVENT ==> rp_span_inside(out->bpf_event.tag, p);
+    ensures \result == RP_OK && type == RP_RECORD_CGROUP ==> rp_span_inside(out->cgroup.path, p);
+    ensures \result == RP_OK && type == RP_RECORD_TEXT_POKE ==>
+              rp_span_inside(out->text_poke.old_bytes, p) && rp_span_inside(out->text_poke.new_bytes, p);
+    ensures \result == RP_OK && type == RP_RECORD_CALLCHAIN_DEFERRED ==>
+              rp_span_inside(out->callchain_deferred.ips, p);
+*/
+static rp_status parse_payload(const rp_sample_layout *L, rp_span p, uint32_t *off,
+                               uint32_t type, uint16_t misc, rp_event *out)
+{
+	bool ok = false;
+
+	switch (type) {
+	case RP_RECORD_MMAP:
+		ok = parse_mmap(p, off, &out->mmap);
+		break;
+	case RP_RECORD_LOST:
+		ok = rp_take_u64(p, off, &out->lost.id) && rp_take_u64(p, off, &out->lost.lost);
+		break;
+	case RP_RECORD_COMM:
+		ok = take_pid_tid(p, off, &out->comm.pid, &out->comm.tid);
+		if (ok)
+			rp_take_string(p, off, &out->comm.comm);
+		break;
+	case RP_RECORD_EXIT:
+	case RP_RECORD_FORK:
+		ok = rp_take_u32(p, off, &out->task.pid) && rp_take_u32(p, off, &out->task.ppid) &&
+		     rp_take_u32(p, off, &out->task.tid) && rp_take_u32(p, off, &out->task.ptid) &&
+		     rp_take_u64(p, off, &out->task.time);
+		break;
+	case RP_RECORD_THROTTLE:
+	case RP_RECORD_UNTHROTTLE:
+		ok = rp_take_u64(p, off, &out->throttle.time) && rp_take_u64(p, off, &out->throttle.id) &&
+		     rp_take_u64(p, off, &out->throttle.stream_id);
+		break;
+	case RP_RECORD_READ:
+		ok = take_pid_tid(p, off, &out->read.pid, &out->read.tid) &&
+		     rp_take_read_values(p, off, L->read_format, &out->read.values) == RP_OK;
+		break;
+	case RP_RECORD_MMAP2:
+		return parse_mmap2(p, off, (misc & RP_MISC_MMAP_BUILD_ID) != 0, &out->mmap2);
+	case RP_RECORD_AUX:
+		ok = rp_take_u64(p, off, &out->aux.aux_offset) && rp_take_u64(p, off, &out->aux.aux_size) &&
+		     rp_take_u64(p, off, &out->aux.flags);
+		break;
+	case RP_RECORD_ITRACE_START:
+		ok = take_pid_tid(p, off, &out->itrace_start.pid, &out->itrace_start.tid);
+		break;
+	case RP_RECORD_LOST_SAMPLES:
+		ok = rp_take_u64(p, off, &out->lost_samples.lost);
+		break;
+	case RP_RECORD_SWITCH:
+		ok = true;
+		break;
+	case RP_RECORD_SWITCH_CPU_WIDE:
+		ok = take_pid_tid(p, off, &out->switch_cpu_wide.next_prev_pid,
+		                  &out->switch_cpu_wide.next_prev_tid);
+		break;
+	case RP_RECORD_NAMESPACES:
+		ok = parse_namespaces(p, off, &out->namespaces);
+		break;
+	case RP_RECORD_KSYMBOL:
+		ok = parse_ksymbol(p, off, &out->ksymbol);
+		break;
+	case RP_RECORD_BPF_EVENT:
+		ok = rp_take_u16(p, off, &out->bpf_event.type) && rp_take_u16(p, off, &out->bpf_event.flags) &&
+		     rp_take_u32(p, off, &out->bpf_event.id) && rp_take_span(p, off, 8u, &out->bpf_event.tag);
+		break;
+	case RP_RECORD_CGROUP:
+		ok = rp_take_u64(p, off, &out->cgroup.id);
+		if (ok)
+			rp_take_string(p, off, &out->cgroup.path);
+		break;
+	case RP_RECORD_TEXT_POKE:
+		ok = parse_text_poke(p, off, &out->text_poke);
+		break;
+	case RP_RECORD_AUX_OUTPUT_HW_ID:
+		ok = rp_take_u64(p, off, &out->aux_output_hw_id.hw_id);
+		break;
+	default: /* RP_RECORD_CALLCHAIN_DEFERRED */
+		ok = parse_callchain_deferred(p, off, &out->callchain_deferred);
+		break;
+	}
+	return ok ? RP_OK : RP_E_BODY_SHORT;
+}
+
+rp_status rp_record_parse(const rp_sample_layout *L, const rp_record *rec, rp_event *out)
+{
+	const uint32_t type = rec->type;
+	const rp_span body = rec->body;
+	rp_span payload;
+	uint32_t off = 0;
+
+	out->type = type;
+	out->misc = rec->misc;
+	out->has_sample_id = false;
+	if (type < RP_RECORD_MMAP || type > RP_RECORD_CALLCHAIN_DEFERRED)
+		return RP_E_UNKNOWN_TYPE;
+	if (type == RP_RECORD_SAMPLE)
+		return rp_sample_parse_body(L, body, &out->sample);
+	if (L->sample_id_all) {
+		const rp_status r = rp_sample_id_parse(L, body, &out->sample_id);
+		if (r != RP_OK)
+			return r;
+		out->has_sample_id = true;
+	}
+	if (!rp_take_span(body, &off, (body.n0 + body.n1) - (L->sample_id_all ? L->id_size : 0u),
+	                  &payload))
+		return RP_E_BODY_SHORT;
+	off = 0;
+	const rp_status r = parse_payload(L, payload, &off, type, rec->misc, out);
+	if (r != RP_OK)
+		return r;
+	if (off != payload.n0 + payload.n1)
+		return RP_E_LEFTOVER;
+	return RP_OK;
+}

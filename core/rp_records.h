@@ -1,0 +1,181 @@
+/* Every perf record type other than SAMPLE (SPEC.md §3), and the
+ * sample_id trailer that sample_id_all appends to them.
+ *
+ * rp_record_parse splits the body into payload and trailer (the trailer is
+ * read from the END of the body; its size comes from the layout), parses the
+ * payload by type into the matching member of rp_event, and fails unless the
+ * fields consume the payload exactly (strings run to the end of the payload;
+ * TEXT_POKE may end in fewer than 8 bytes of zero padding).  Strings are
+ * views of their bytes up to the first NUL inside the field, or the whole
+ * field if it has none.  A SAMPLE is passed to rp_sample_parse_body.  A type
+ * this parser does not know gives RP_E_UNKNOWN_TYPE: the record is still
+ * well framed and can be skipped by its size. */
+#ifndef RP_RECORDS_H
+#define RP_RECORDS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rp_abi.h"
+#include "rp_cursor.h"
+#include "rp_ring.h"
+#include "rp_sample.h"
+#include "rp_status.h"
+
+typedef struct rp_sample_id {
+	uint64_t present; /* sample_type bits of the trailer that were read */
+	uint32_t pid, tid;
+	uint64_t time, id, stream_id;
+	uint32_t cpu, res;
+	uint64_t identifier;
+} rp_sample_id;
+
+typedef struct rp_ev_mmap {
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	rp_span filename;
+} rp_ev_mmap;
+
+typedef struct rp_ev_mmap2 {
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	bool has_build_id;      /* misc has MMAP_BUILD_ID */
+	uint32_t maj, min;      /* without build id */
+	uint64_t ino, ino_generation;
+	uint8_t build_id_size;  /* with build id: <= 20 */
+	rp_span build_id;       /* build_id_size bytes */
+	uint32_t prot, flags;
+	rp_span filename;
+} rp_ev_mmap2;
+
+typedef struct rp_ev_lost { uint64_t id, lost; } rp_ev_lost;
+typedef struct rp_ev_comm { uint32_t pid, tid; rp_span comm; } rp_ev_comm;
+/* EXIT and FORK */
+typedef struct rp_ev_task { uint32_t pid, ppid, tid, ptid; uint64_t time; } rp_ev_task;
+/* THROTTLE and UNTHROTTLE */
+typedef struct rp_ev_throttle { uint64_t time, id, stream_id; } rp_ev_throttle;
+typedef struct rp_ev_read { uint32_t pid, tid; rp_read_values values; } rp_ev_read;
+typedef struct rp_ev_aux { uint64_t aux_offset, aux_size, flags; } rp_ev_aux;
+typedef struct rp_ev_itrace_start { uint32_t pid, tid; } rp_ev_itrace_start;
+typedef struct rp_ev_lost_samples { uint64_t lost; } rp_ev_lost_samples;
+typedef struct rp_ev_switch_cpu_wide { uint32_t next_prev_pid, next_prev_tid; } rp_ev_switch_cpu_wide;
+typedef struct rp_ev_namespaces {
+	uint32_t pid, tid;
+	uint64_t nr;
+	rp_span entries; /* nr x {u64 dev, ino} */
+} rp_ev_namespaces;
+typedef struct rp_ev_ksymbol {
+	uint64_t addr;
+	uint32_t len;
+	uint16_t ksym_type, flags;
+	rp_span name;
+} rp_ev_ksymbol;
+typedef struct rp_ev_bpf_event {
+	uint16_t type, flags;
+	uint32_t id;
+	rp_span tag; /* 8 bytes */
+} rp_ev_bpf_event;
+typedef struct rp_ev_cgroup { uint64_t id; rp_span path; } rp_ev_cgroup;
+typedef struct rp_ev_text_poke {
+	uint64_t addr;
+	uint16_t old_len, new_len;
+	rp_span old_bytes, new_bytes;
+} rp_ev_text_poke;
+typedef struct rp_ev_aux_output_hw_id { uint64_t hw_id; } rp_ev_aux_output_hw_id;
+typedef struct rp_ev_callchain_deferred {
+	uint64_t cookie, nr;
+	rp_span ips; /* nr u64 */
+} rp_ev_callchain_deferred;
+
+/* A parsed record: `type` says which member holds it (SWITCH has none:
+ * its meaning is in misc).  Not a union, so that each member is plain
+ * memory for the proof. */
+typedef struct rp_event {
+	uint32_t type;
+	uint16_t misc;
+	bool has_sample_id; /* the trailer was read (never for SAMPLE) */
+	rp_sample_id sample_id;
+	rp_sample sample;
+	rp_ev_mmap mmap;
+	rp_ev_mmap2 mmap2;
+	rp_ev_lost lost;
+	rp_ev_comm comm;
+	rp_ev_task task;
+	rp_ev_throttle throttle;
+	rp_ev_read read;
+	rp_ev_aux aux;
+	rp_ev_itrace_start itrace_start;
+	rp_ev_lost_samples lost_samples;
+	rp_ev_switch_cpu_wide switch_cpu_wide;
+	rp_ev_namespaces namespaces;
+	rp_ev_ksymbol ksymbol;
+	rp_ev_bpf_event bpf_event;
+	rp_ev_cgroup cgroup;
+	rp_ev_text_poke text_poke;
+	rp_ev_aux_output_hw_id aux_output_hw_id;
+	rp_ev_callchain_deferred callchain_deferred;
+} rp_event;
+
+/*@ predicate rp_event_inside(rp_event *e, rp_span b) =
+      (e->type == RP_RECORD_SAMPLE ==> rp_sample_inside(&e->sample, b)) &&
+      (e->type == RP_RECORD_MMAP ==> rp_span_inside(e->mmap.filename, b)) &&
+      (e->type == RP_RECORD_MMAP2 ==> rp_span_inside(e->mmap2.filename, b) &&
+                                      rp_span_inside(e->mmap2.build_id, b)) &&
+      (e->type == RP_RECORD_COMM ==> rp_span_inside(e->comm.comm, b)) &&
+      (e->type == RP_RECORD_READ ==> rp_read_inside(&e->read.values, b)) &&
+      (e->type == RP_RECORD_NAMESPACES ==> rp_span_inside(e->namespaces.entries, b)) &&
+      (e->type == RP_RECORD_KSYMBOL ==> rp_span_inside(e->ksymbol.name, b)) &&
+      (e->type == RP_RECORD_BPF_EVENT ==> rp_span_inside(e->bpf_event.tag, b)) &&
+      (e->type == RP_RECORD_CGROUP ==> rp_span_inside(e->cgroup.path, b)) &&
+      (e->type == RP_RECORD_TEXT_POKE ==> rp_span_inside(e->text_poke.old_bytes, b) &&
+                                          rp_span_inside(e->text_poke.new_bytes, b)) &&
+      (e->type == RP_RECORD_CALLCHAIN_DEFERRED ==>
+         rp_span_inside(e->callchain_deferred.ips, b));
+*/
+
+/* The sample_id trailer: the last L->id_size bytes of body. */
+/*@ requires rp_layout_ok(L);
+    requires rp_span_ok(body);
+    requires \valid(out) && \separated(out, L);
+    requires \separated(out, body.p0 + (0 .. body.n0 - 1), body.p1 + (0 .. body.n1 - 1));
+    assigns *out;
+    behavior short:
+      assumes rp_span_len(body) < L->id_size;
+      assigns \nothing;
+      ensures \result == RP_E_BODY_SHORT;
+    behavior fits:
+      assumes rp_span_len(body) >= L->id_size;
+      ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
+    complete behaviors;
+    disjoint behaviors;
+*/
+rp_status rp_sample_id_parse(const rp_sample_layout *L, rp_span body, rp_sample_id *out);
+
+/* Parse any record.  RP_OK: the member of *out named by rec->type is
+ * filled and its views lie inside rec->body.  Errors: RP_E_UNKNOWN_TYPE,
+ * RP_E_BODY_SHORT, RP_E_LEFTOVER, RP_E_BUILD_ID_SIZE, and the SAMPLE
+ * parser's codes.  *out is unspecified after an error other than
+ * RP_E_UNKNOWN_TYPE (which fills only type and misc). */
+/*@ requires rp_layout_ok(L);
+    requires \valid_read(rec) && rp_span_ok(rec->body);
+    requires \valid(out);
+    requires \separated(out, rec, L);
+    requires \separated(out, rec->body.p0 + (0 .. rec->body.n0 - 1),
+                        rec->body.p1 + (0 .. rec->body.n1 - 1));
+    assigns *out;
+    behavior unknown:
+      assumes rec->type < 1 || rec->type > 22;
+      ensures \result == RP_E_UNKNOWN_TYPE;
+    behavior known:
+      assumes 1 <= rec->type <= 22;
+      ensures \result == RP_OK || \result == RP_E_BODY_SHORT ||
+              \result == RP_E_LEFTOVER || \result == RP_E_RAW_ALIGN ||
+              \result == RP_E_STACK_DYN || \result == RP_E_BUILD_ID_SIZE;
+      ensures \result == RP_OK ==> out->type == rec->type &&
+                                   rp_event_inside(out, rec->body);
+    complete behaviors;
+    disjoint behaviors;
+*/
+rp_status rp_record_parse(const rp_sample_layout *L, const rp_record *rec, rp_event *out);
+
+#endif
