@@ -1,0 +1,98 @@
+#include "bench.h"
+
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const unsigned rpb_payloads[4] = { 8, 64, 512, 4000 };
+uint8_t rpb_pattern[4096];
+
+int rpb_producer_open(rpb_producer *p, const char *obj_path, const char *map_name, uint32_t rb_bytes)
+{
+	memset(p, 0, sizeof(*p));
+	p->obj = bpf_object__open_file(obj_path, NULL);
+	if (!p->obj)
+		return -errno;
+	struct bpf_map *m = bpf_object__find_map_by_name(p->obj, map_name);
+	if (!m)
+		return -ENOENT;
+	if (rb_bytes)
+		bpf_map__set_max_entries(m, rb_bytes);
+	int err = bpf_object__load(p->obj);
+	if (err)
+		return err;
+	p->map_fd = bpf_map__fd(m);
+	p->prog_fd = bpf_program__fd(bpf_object__find_program_by_name(p->obj, "bench_fill"));
+
+	uint32_t x = 0x12345678u, key = 0;
+	for (size_t i = 0; i < sizeof(rpb_pattern); i++) {
+		x = x * 1103515245u + 12345u;
+		rpb_pattern[i] = (uint8_t)(x >> 24);
+	}
+	if (bpf_map_update_elem(bpf_map__fd(bpf_object__find_map_by_name(p->obj, "payload")),
+	                        &key, rpb_pattern, 0) < 0)
+		return -errno;
+	return 0;
+}
+
+void rpb_producer_close(rpb_producer *p)
+{
+	bpf_object__close(p->obj);
+	memset(p, 0, sizeof(*p));
+}
+
+long rpb_fill(rpb_producer *p, int cpu, unsigned long n, unsigned size)
+{
+	unsigned long done = 0;
+	while (done < n) {
+		unsigned long long args[2] = { n - done > 256 ? 256 : n - done, size };
+		LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = args, .ctx_size_in = sizeof(args),
+		            .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = (uint32_t)cpu);
+		if (bpf_prog_test_run_opts(p->prog_fd, &o) < 0)
+			return -errno;
+		if ((int)o.retval < 0)
+			return (int)o.retval;
+		done += o.retval;
+		if (o.retval < args[0])
+			break;
+	}
+	return (long)done;
+}
+
+int rpb_pin_cpu(int cpu)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : 0;
+}
+
+uint64_t rpb_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double rpb_median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void rpb_csv(FILE *csv, const char *bench, unsigned payload, const char *impl,
+             double ns_per_record, unsigned long records, int rounds, const char *extra)
+{
+	if (csv)
+		fprintf(csv, "%s,%u,%s,%.2f,%lu,%d,%s\n", bench, payload, impl, ns_per_record,
+		        records, rounds, extra ? extra : "");
+}

@@ -1,0 +1,54 @@
+/* Shared helpers of the benchmarks (bench/).  Timings are reported, never
+ * asserted; correctness (record counts, checksums) is checked and fails the
+ * run. */
+#ifndef RPB_BENCH_H
+#define RPB_BENCH_H
+
+#include <bpf/libbpf.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define RPB_ROUNDS 15
+extern const unsigned rpb_payloads[4]; /* 8, 64, 512, 4000 */
+
+typedef struct rpb_producer {
+	struct bpf_object *obj;
+	int prog_fd;
+	int map_fd;   /* bench_events (PERF_EVENT_ARRAY) or bench_rb (RINGBUF) */
+} rpb_producer;
+
+/* Open and load a producer object (bench_perf.bpf.o / bench_ringbuf.bpf.o);
+ * rb_bytes > 0 sets the ring buffer size.  The payload is a fixed
+ * pseudo-random pattern.  0 or -errno. */
+int rpb_producer_open(rpb_producer *p, const char *obj_path, const char *map_name, uint32_t rb_bytes);
+void rpb_producer_close(rpb_producer *p);
+/* Emit n records of size bytes on `cpu` (BPF_PROG_TEST_RUN).  Returns how
+ * many were written (< n when the ring is full / no buffer) or -errno. */
+long rpb_fill(rpb_producer *p, int cpu, unsigned long n, unsigned size);
+
+int rpb_pin_cpu(int cpu);
+uint64_t rpb_ns(void);
+double rpb_median(double *v, int n);
+/* The payload every producer copies from (filled by rpb_producer_open). */
+extern uint8_t rpb_pattern[4096];
+
+/* The checksum both consumers compute over every payload byte: a plain byte
+ * sum (vectorisable, so it costs both sides the same and little). */
+static inline uint64_t rpb_sum(const uint8_t *p, size_t n, uint64_t acc)
+{
+	for (size_t i = 0; i < n; i++)
+		acc += p[i];
+	return acc;
+}
+
+/* CSV: bench,payload,impl,ns_per_record,records,rounds,extra */
+void rpb_csv(FILE *csv, const char *bench, unsigned payload, const char *impl,
+             double ns_per_record, unsigned long records, int rounds, const char *extra);
+
+int rpb_perf(const char *obj_dir, FILE *csv);
+int rpb_ringbuf(const char *obj_dir, FILE *csv);
+int rpb_floor(FILE *csv);
+int rpb_e2e(const char *obj_dir, FILE *csv);
+
+#endif

@@ -1,0 +1,158 @@
+/* Benchmark 1: consumer cost on the same per-CPU perf ring.  libbpf's
+ * perf_buffer owns the ring of CPU 0; BPF_PROG_TEST_RUN fills it with K
+ * records; it is drained either by ringproof's core (through a second view
+ * of the same mapping, same control page) or by perf_buffer__consume_buffer.
+ * A/B alternate every round; only the drain is timed. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "rp_abi.h"
+#include "rp_ring.h"
+#include "rp_views.h"
+
+#define PERF_PAGES 1024 /* 4 MiB data area */
+#define MAX_K 16384
+
+typedef struct consumed {
+	uint64_t sum;
+	unsigned long samples;
+	unsigned long wrapped;
+	unsigned long lost;
+	unsigned payload; /* bytes to checksum per record */
+} consumed;
+
+static void lb_sample(void *ctx, int cpu, void *data, __u32 size)
+{
+	consumed *c = ctx;
+	(void)cpu;
+	(void)size; /* raw size includes stale padding: checksum the payload */
+	c->sum = rpb_sum(data, c->payload, c->sum);
+	c->samples++;
+}
+
+static void lb_lost(void *ctx, int cpu, __u64 cnt)
+{
+	consumed *c = ctx;
+	(void)cpu;
+	c->lost += cnt;
+}
+
+/* ringproof: acquire head, rp_ring_drain in batches, view each BPF-output
+ * sample, checksum both slices, release-store tail once. */
+static int rp_consume(struct perf_event_mmap_page *pg, const rp_ring *ring, consumed *c)
+{
+	rp_record recs[256];
+	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = __atomic_load_n(&pg->data_tail, __ATOMIC_RELAXED);
+	rp_status st;
+
+	do {
+		uint32_t n = 0;
+		st = rp_ring_drain(ring, head, &tail, recs, 256, &n);
+		for (uint32_t i = 0; i < n; i++) {
+			rp_bpf_output out;
+			if (rp_bpf_output_view(&recs[i], &out) != RP_OK) {
+				if (recs[i].type == RP_RECORD_LOST)
+					c->lost++;
+				continue;
+			}
+			uint32_t want = c->payload <= out.raw_size ? c->payload : out.raw_size;
+			uint32_t a = want <= out.data.n0 ? want : out.data.n0;
+			c->sum = rpb_sum(out.data.p0, a, c->sum);
+			c->sum = rpb_sum(out.data.p1, want - a, c->sum);
+			c->wrapped += recs[i].body.n1 != 0;
+			c->samples++;
+		}
+	} while (st == RP_MORE);
+	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+	return st < 0 ? st : 0;
+}
+
+int rpb_perf(const char *obj_dir, FILE *csv)
+{
+	char path[4096];
+	rpb_producer prod;
+	snprintf(path, sizeof(path), "%s/bench_perf.bpf.o", obj_dir);
+	int err = rpb_producer_open(&prod, path, "bench_events", 0);
+	if (err) {
+		fprintf(stderr, "bench perf: loading %s: %s\n", path, strerror(-err));
+		return 1;
+	}
+	consumed lbc;
+	struct perf_buffer *pb = perf_buffer__new(prod.map_fd, PERF_PAGES, lb_sample, lb_lost, &lbc, NULL);
+	if (!pb) {
+		fprintf(stderr, "bench perf: perf_buffer__new: %s\n", strerror(errno));
+		rpb_producer_close(&prod);
+		return 1;
+	}
+	void *base;
+	size_t map_size;
+	if (perf_buffer__buffer(pb, 0, &base, &map_size) < 0) {
+		fprintf(stderr, "bench perf: perf_buffer__buffer: %s\n", strerror(errno));
+		return 1;
+	}
+	struct perf_event_mmap_page *pg = base;
+	rp_ring ring = { .data = (const uint8_t *)base + pg->data_offset, .size = pg->data_size };
+
+	printf("\n1. perf ring consumer cost (CPU 0 ring of %llu KiB, %d rounds, A/B alternating)\n",
+	       (unsigned long long)pg->data_size / 1024, RPB_ROUNDS);
+	printf("%8s %8s %8s %14s %14s %8s\n", "payload", "records", "wrapped", "ringproof ns", "libbpf ns", "ratio");
+	int rc = 0;
+	for (int pi = 0; pi < 4 && rc == 0; pi++) {
+		unsigned size = rpb_payloads[pi];
+		unsigned rec_size = 8 + ((size + 4 + 7) / 8) * 8;
+		unsigned long k = (unsigned long)(pg->data_size * 9 / 10) / rec_size;
+		if (k > MAX_K)
+			k = MAX_K;
+		uint64_t want = rpb_sum(rpb_pattern, size, 0) * k;
+		double t_rp[RPB_ROUNDS], t_lb[RPB_ROUNDS];
+		unsigned long wrapped = 0;
+		for (int r = -1; r < RPB_ROUNDS && rc == 0; r++) { /* round -1 warms up */
+			for (int side = 0; side < 2; side++) {
+				int use_rp = (side == 0) == (r % 2 == 0);
+				if (rpb_fill(&prod, 0, k, size) != (long)k) {
+					fprintf(stderr, "bench perf: the ring did not take %lu records of %u bytes\n", k, size);
+					rc = 1;
+					break;
+				}
+				consumed c = { .payload = size };
+				uint64_t t0 = rpb_ns();
+				if (use_rp) {
+					err = rp_consume(pg, &ring, &c);
+				} else {
+					lbc = c;
+					err = perf_buffer__consume_buffer(pb, 0);
+				}
+				uint64_t t1 = rpb_ns();
+				if (!use_rp)
+					c = lbc;
+				if (err < 0 || c.samples != k || c.sum != want || c.lost) {
+					fprintf(stderr, "bench perf: %s drained %lu/%lu records, checksum %s, lost %lu (err %d)\n",
+					        use_rp ? "ringproof" : "libbpf", c.samples, k,
+					        c.sum == want ? "ok" : "WRONG", c.lost, err);
+					rc = 1;
+					break;
+				}
+				if (r >= 0) {
+					(use_rp ? t_rp : t_lb)[r] = (double)(t1 - t0) / (double)k;
+					wrapped += c.wrapped;
+				}
+			}
+		}
+		if (rc)
+			break;
+		double mrp = rpb_median(t_rp, RPB_ROUNDS), mlb = rpb_median(t_lb, RPB_ROUNDS);
+		printf("%8u %8lu %8lu %14.1f %14.1f %8.2f\n", size, k, wrapped, mrp, mlb, mrp / mlb);
+		char extra[64];
+		snprintf(extra, sizeof(extra), "wrapped=%lu", wrapped);
+		rpb_csv(csv, "perf", size, "ringproof", mrp, k, RPB_ROUNDS, extra);
+		rpb_csv(csv, "perf", size, "libbpf", mlb, k, RPB_ROUNDS, "");
+	}
+	perf_buffer__free(pb);
+	rpb_producer_close(&prod);
+	return rc;
+}

@@ -1,0 +1,21 @@
+# make bench: ringproof against libbpf on the same rings (bench/).  Not part
+# of make check; figures are printed, written to $(BUILD)/bench/results.csv
+# and charted in $(BUILD)/bench/ns_per_record.png.  Timings are never asserted.
+BENCH_DIR  = $(BUILD)/bench
+BENCH_BIN  = $(BENCH_DIR)/ringproof-bench
+BENCH_SRCS = $(sort $(wildcard bench/*.c))
+BENCH_OBJS = $(patsubst bench/%.c,$(BENCH_DIR)/obj/%.o,$(BENCH_SRCS))
+
+.PHONY: bench
+
+$(BENCH_DIR)/obj/%.o: bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BENCH_BIN): $(BENCH_OBJS) $(BUILD)/lib/libringproof.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(BENCH_OBJS) $(BUILD)/lib/libringproof.a -lbpf -lelf -lz
+
+-include $(BENCH_OBJS:.o=.d)
+
+bench: $(BENCH_BIN) $(TOOLS_DIR)/bpf/bench_perf.bpf.o $(TOOLS_DIR)/bpf/bench_ringbuf.bpf.o
+	bash bench/run.sh $(BENCH_BIN) $(TOOLS_DIR)/bpf $(BENCH_DIR)
