@@ -55,4 +55,22 @@ int emit(void *ctx)
 	return 0;
 }
 
+/* Live events: attached to the sys_enter raw tracepoint. */
+SEC("raw_tp/sys_enter")
+int live_sys_enter(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 key = 0;
+	struct itest_source *src = bpf_map_lookup_elem(&source, &key);
+	__u64 id = bpf_get_current_pid_tgid();
+	struct itest_live ev;
+
+	if (!src || src->live_tgid == 0 || (__u32)(id >> 32) != src->live_tgid)
+		return 0;
+	ev.tgid = (__u32)(id >> 32);
+	ev.tid = (__u32)id;
+	ev.syscall_nr = ctx->args[1];
+	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &ev, sizeof(ev));
+	return 0;
+}
+
 char LICENSE[] SEC("license") = "GPL";

@@ -17,7 +17,16 @@ struct itest_source {
 	__u64 enospc;  /* returned -ENOSPC (ring full or paused) */
 	__u64 other;   /* any other error */
 	__s64 last_err;
+	__u32 live_tgid; /* sys_enter: only this process's syscalls are output */
+	__u32 live_pad;
 	__u8 data[ITEST_MAX_PAYLOAD];
+};
+
+/* What `live_sys_enter` outputs for each syscall of live_tgid. */
+struct itest_live {
+	__u32 tgid;
+	__u32 tid;
+	__u64 syscall_nr;
 };
 
 #endif

@@ -78,6 +78,11 @@ int itest_bpf_open(itest_bpf *b)
 		goto fail;
 	}
 	b->source_fd = bpf_map__fd(m);
+	b->live = bpf_object__find_program_by_name(b->obj, "live_sys_enter");
+	if (!b->live) {
+		err = -ENOENT;
+		goto fail;
+	}
 	return 0;
 fail:
 	bpf_object__close(b->obj);

@@ -47,6 +47,7 @@ typedef struct itest_bpf {
 	int prog_fd;
 	int events_fd; /* PERF_EVENT_ARRAY */
 	int source_fd; /* ARRAY of one struct itest_source */
+	struct bpf_program *live; /* raw_tp/sys_enter, not attached */
 } itest_bpf;
 
 int itest_bpf_open(itest_bpf *b);

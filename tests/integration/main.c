@@ -21,6 +21,7 @@ static const struct {
 	{ "counting_group_read", test_group_read },
 	{ "ioctls", test_ioctls },
 	{ "sampling_cpu_clock_pid_tid", test_sampling },
+	{ "overwrite_ring_maps_read_only", test_overwrite_map },
 	{ "ring_drain_early_stop_and_peek", test_ring_early_stop },
 	{ "ring_corrupt_default_resyncs", test_ring_corrupt_default },
 	{ "ring_corrupt_strict_stops", test_ring_corrupt_strict },
@@ -32,6 +33,7 @@ static const struct {
 	{ "buffer_wrong_map_type", test_wrong_map_type },
 	{ "buffer_map_too_small", test_map_too_small },
 	{ "buffer_pinned_map_and_poll", test_pinned_poll },
+	{ "buffer_live_sys_enter", test_live_sys_enter },
 };
 
 static bool selected(int argc, char **argv, const char *name)

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <sys/syscall.h>
 
 #include "rp_error.h"
 #include "rp_perf.h"
@@ -593,5 +595,87 @@ out:
 	rp_perf_buffer_free(pb);
 	itest_bpf_close(&b);
 	itest_unpin();
+	free(src);
+}
+
+/* ---- live events from the sys_enter raw tracepoint ---- */
+
+typedef struct live_count {
+	pid_t tgid, tid;
+	uint64_t getppid, other, bad;
+} live_count;
+
+static int on_live(void *p, int cpu, const rp_bpf_output *out)
+{
+	live_count *lc = p;
+	uint8_t buf[24];
+	struct itest_live ev;
+
+	(void)cpu;
+	/* raw size for a 16-byte struct: round_up(20, 8) - 4 = 20 */
+	if (out->raw_size != itest_raw_size(sizeof(ev)) ||
+	    rp_span_copy(out->data, buf, sizeof(buf)) != out->raw_size) {
+		lc->bad++;
+		return 0;
+	}
+	memcpy(&ev, buf, sizeof(ev));
+	if ((pid_t)ev.tgid != lc->tgid)
+		lc->bad++;
+	else if (ev.syscall_nr == SYS_getppid && (pid_t)ev.tid == lc->tid)
+		lc->getppid++;
+	else
+		lc->other++;
+	return 0;
+}
+
+void test_live_sys_enter(itest *t)
+{
+	itest_bpf b = { 0 };
+	struct itest_source *src = calloc(1, sizeof(*src));
+	rp_perf_buffer *pb = NULL;
+	struct bpf_link *link = NULL;
+	live_count lc = { 0 };
+	const unsigned calls = 200;
+	int err;
+
+	CHECK(src, "calloc");
+	lc.tgid = getpid();
+	lc.tid = (pid_t)syscall(SYS_gettid);
+	err = itest_bpf_open(&b);
+	SKIP_IF_REFUSED(err, "bpf");
+	CHECK(err == 0, "load %s", rp_strerror(err));
+	err = rp_perf_buffer_new_payload(b.events_fd, NULL, on_live, NULL, &lc, &pb);
+	SKIP_IF_REFUSED(err, "perf_event_open");
+	CHECK(err == 0, "new: %s", rp_strerror(err));
+	src->live_tgid = (uint32_t)lc.tgid;
+	CHECK(itest_set_source(&b, src) == 0, "set target");
+	link = bpf_program__attach_raw_tracepoint(b.live, "sys_enter");
+	if (!link) {
+		err = -errno;
+		SKIP_IF_REFUSED(err, "raw tracepoint attach");
+		CHECK(0, "attach: %s", rp_strerror(err));
+	}
+	for (unsigned i = 0; i < calls; i++) {
+		syscall(SYS_getppid);
+		if (i % 16 == 15) {
+			err = rp_perf_buffer_poll(pb, 100);
+			CHECK(err >= 0, "poll: %s", rp_strerror(err));
+		}
+	}
+	bpf_link__destroy(link);
+	link = NULL;
+	CHECK(rp_perf_buffer_consume(pb) >= 0, "consume");
+	CHECK(lc.bad == 0, "%llu records of another process or malformed",
+	      (unsigned long long)lc.bad);
+	CHECK(lc.getppid == calls, "saw %llu of %u getppid calls",
+	      (unsigned long long)lc.getppid, calls);
+	CHECK(rp_perf_buffer_malformed(pb) == 0, "malformed");
+	snprintf(t->msg, sizeof(t->msg), "%llu getppid + %llu other syscalls seen live",
+	         (unsigned long long)lc.getppid, (unsigned long long)lc.other);
+out:
+	if (link)
+		bpf_link__destroy(link);
+	rp_perf_buffer_free(pb);
+	itest_bpf_close(&b);
 	free(src);
 }

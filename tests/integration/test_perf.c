@@ -386,3 +386,41 @@ out:
 	if (fd >= 0)
 		close(fd);
 }
+
+void test_overwrite_map(itest *t)
+{
+	struct perf_event_attr a;
+	rp_perf_ring r = { 0 };
+	char line[512], want[32];
+	FILE *maps = NULL;
+	bool found = false;
+	int fd = -1, err;
+
+	rp_attr_init_sw(&a, PERF_COUNT_SW_CPU_CLOCK);
+	rp_attr_set_period(&a, 100000);
+	rp_attr_set_sample_type(&a, PERF_SAMPLE_IP);
+	rp_attr_set_flags(&a, RP_ATTR_WRITE_BACKWARD);
+	err = rp_perf_open(&a, 0, -1, -1, 0, &fd, NULL);
+	SKIP_IF_REFUSED(err, "perf_event_open");
+	CHECK(err == 0, "open: %s", rp_strerror(err));
+	err = rp_perf_ring_map(&r, fd, 2, RP_RING_OVERWRITE);
+	CHECK(err == 0, "map: %s", rp_strerror(err));
+	CHECK(rp_perf_ring_drain(&r, on_sample, &(sample_check){ 0 }, 0) == -EINVAL,
+	      "forward drain accepted an overwrite ring");
+	snprintf(want, sizeof(want), "%08lx-", (unsigned long)r.base); /* as /proc prints it */
+	maps = fopen("/proc/self/maps", "r");
+	CHECK(maps, "maps");
+	while (fgets(line, sizeof(line), maps))
+		if (strncmp(line, want, strlen(want)) == 0) {
+			found = true;
+			CHECK(strncmp(line + strcspn(line, " ") + 1, "r--s", 4) == 0,
+			      "mapping is %.4s", line + strcspn(line, " ") + 1);
+		}
+	CHECK(found, "mapping not in /proc/self/maps");
+out:
+	if (maps)
+		fclose(maps);
+	rp_perf_ring_unmap(&r);
+	if (fd >= 0)
+		close(fd);
+}

@@ -21,4 +21,6 @@ void test_closed_map(itest *t);
 void test_wrong_map_type(itest *t);
 void test_map_too_small(itest *t);
 void test_pinned_poll(itest *t);
+void test_live_sys_enter(itest *t);
+void test_overwrite_map(itest *t);
 #endif
