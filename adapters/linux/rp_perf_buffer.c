@@ -37,11 +37,11 @@ struct rp_perf_buffer {
 typedef struct drain_ctx {
 	rp_perf_buffer *pb;
 	int cpu;
+	bool stopped; /* a callback asked to stop */
 } drain_ctx;
 
-static int on_record(void *p, const rp_record *rec)
+static int deliver(drain_ctx *dc, const rp_record *rec)
 {
-	drain_ctx *dc = p;
 	rp_perf_buffer *pb = dc->pb;
 
 	if (pb->fn)
@@ -64,6 +64,16 @@ static int on_record(void *p, const rp_record *rec)
 	}
 	pb->malformed++;
 	return 0;
+}
+
+static int on_record(void *p, const rp_record *rec)
+{
+	drain_ctx *dc = p;
+	int r = deliver(dc, rec);
+
+	if (r)
+		dc->stopped = true;
+	return r;
 }
 
 static int check_map(int map_fd, uint32_t *max_entries)
@@ -253,26 +263,34 @@ int rp_perf_buffer_new_pinned(const char *path, const rp_perf_buffer_opts *opts,
 	return buffer_new(fd, true, opts, fn, NULL, NULL, ctx, out);
 }
 
+static int consume_ring(rp_perf_buffer *pb, uint32_t idx, bool *stopped)
+{
+	drain_ctx dc = { pb, pb->rings[idx].cpu, false };
+	int r = rp_perf_ring_drain(&pb->rings[idx].ring, on_record, &dc, 0);
+
+	*stopped = dc.stopped;
+	return r;
+}
+
 int rp_perf_buffer_consume_ring(rp_perf_buffer *pb, uint32_t idx)
 {
-	drain_ctx dc;
+	bool stopped;
 
 	if (!pb || idx >= pb->n)
 		return -EINVAL;
-	dc.pb = pb;
-	dc.cpu = pb->rings[idx].cpu;
-	return rp_perf_ring_drain(&pb->rings[idx].ring, on_record, &dc, 0);
+	return consume_ring(pb, idx, &stopped);
 }
 
 int rp_perf_buffer_consume(rp_perf_buffer *pb)
 {
 	int total = 0;
+	bool stopped = false;
 	uint32_t i;
 
 	if (!pb)
 		return -EINVAL;
-	for (i = 0; i < pb->n; i++) {
-		int r = rp_perf_buffer_consume_ring(pb, i);
+	for (i = 0; i < pb->n && !stopped; i++) {
+		int r = consume_ring(pb, i, &stopped);
 		if (r < 0)
 			return r;
 		total += r;
@@ -284,14 +302,18 @@ int rp_perf_buffer_poll(rp_perf_buffer *pb, int timeout_ms)
 {
 	struct epoll_event evs[64];
 	int n, i, total = 0;
+	bool stopped = false;
 
 	if (!pb)
 		return -EINVAL;
 	n = epoll_wait(pb->epoll_fd, evs, 64, timeout_ms);
 	if (n < 0)
 		return -errno;
-	for (i = 0; i < n; i++) {
-		int r = rp_perf_buffer_consume_ring(pb, evs[i].data.u32);
+	for (i = 0; i < n && !stopped; i++) {
+		int r;
+		if (evs[i].data.u32 >= pb->n)
+			continue;
+		r = consume_ring(pb, evs[i].data.u32, &stopped);
 		if (r < 0)
 			return r;
 		total += r;

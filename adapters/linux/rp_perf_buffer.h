@@ -22,7 +22,9 @@ typedef struct rp_perf_buffer_opts {
 	unsigned ring_flags;    /* RP_RING_STRICT to stop on corruption */
 } rp_perf_buffer_opts;
 
-/* Every record, with the CPU it came from.  Return non-zero to stop early. */
+/* Every record, with the CPU it came from.  Return non-zero to stop early:
+ * that record counts as consumed, and the poll/consume call returns after
+ * that ring without draining the others. */
 typedef int (*rp_perf_record_fn)(void *ctx, int cpu, const rp_record *rec);
 /* Convenience callbacks: a BPF-output payload (raw_size includes padding;
  * the padding bytes are stale) and a LOST count.  Either may be NULL. */

@@ -314,6 +314,7 @@ typedef struct order_log {
 	uint32_t type[8];
 	uint64_t val[8];
 	unsigned n;
+	unsigned stop_at; /* stop the drain after this many records (0: never) */
 } order_log;
 
 static int on_order(void *p, int cpu, const rp_record *rec)
@@ -333,7 +334,7 @@ static int on_order(void *p, int cpu, const rp_record *rec)
 			rp_span_get_u64(out.data, 0, &o->val[o->n]);
 	}
 	o->n++;
-	return 0;
+	return o->stop_at && o->n == o->stop_at;
 }
 
 void test_pause_resume(itest *t)
@@ -494,6 +495,16 @@ void test_pinned_poll(itest *t)
 	err = rp_perf_buffer_poll(pb, 1000);
 	CHECK(err == 12, "poll delivered %d", err);
 	CHECK(o.n == 8 && o.val[0] == 0 && o.val[7] == 7, "order log");
+	/* a callback's stop ends consume after that record */
+	o.n = 0;
+	o.stop_at = 2;
+	CHECK(itest_emit(&b, src, 5, 16) == 0 && src->ok == 17, "emit");
+	err = rp_perf_buffer_consume(pb);
+	CHECK(err == 2 && o.n == 2 && o.val[0] == 12 && o.val[1] == 13, "stop: %d", err);
+	o.n = 0;
+	o.stop_at = 0;
+	err = rp_perf_buffer_consume(pb);
+	CHECK(err == 3 && o.n == 3 && o.val[0] == 14 && o.val[2] == 16, "rest: %d", err);
 	rp_perf_buffer_free(pb);
 	pb = NULL;
 	/* free removed the map entries */
