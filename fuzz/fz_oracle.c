@@ -35,6 +35,7 @@ uint64_t fz_check_drain(const rp_ring *ring, uint64_t head, uint64_t tail_before
 	FZ_CHECK(count <= max, "count %u > max %u", count, max);
 	FZ_CHECK(st == RP_EMPTY || st == RP_MORE || (st <= RP_E_OVERRUN && st >= RP_E_TRUNCATED),
 	         "unexpected drain status %d", (int)st);
+	FZ_CHECK(rp_status_text(st) != NULL, "status %d has no text", (int)st);
 	FZ_CHECK(count <= avail / 8u, "%u records from %" PRIu64 " bytes", count, avail);
 	for (uint32_t k = 0; k < count; k++) {
 		const rp_record *r = &recs[k];

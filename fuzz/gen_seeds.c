@@ -128,6 +128,21 @@ static void image_seeds(void)
 	}
 	emit_image("sample-max", &m, 3, 1, 0, 64, 64 + m.used);
 
+	/* bodies too short for their views: SAMPLE of 8 and 16 bytes, LOST of 8 and 16 */
+	memset(&m, 0, sizeof m);
+	{
+		uint8_t body[8];
+		fz_put_le32(body, 4);
+		memset(body + 4, 0x33, 4);
+		rec(&m, 9, 0, 8, body, 0);
+		rec(&m, 9, 0, 16, body, 8);
+		rec(&m, 2, 0, 8, body, 0);
+		rec(&m, 2, 0, 16, body, 8);
+		fz_put_le32(body, 0xffffffffu);
+		rec(&m, 9, 0, 16, body, 8);
+	}
+	emit_image("short-bodies", &m, 0, 2, 0, 8192 - 32, 8192 - 32 + m.used);
+
 	/* a full ring: head - tail == size */
 	memset(&m, 0, sizeof m);
 	while (m.used < 8192)

@@ -3,6 +3,7 @@
  * records (pos, type, misc, size, every body byte), and the same results of
  * the BPF-output and LOST views on every record. */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "fz_oracle.h"
@@ -18,6 +19,47 @@ static ref_record want;
 static uint8_t span_at(const rp_span *s, uint32_t i)
 {
 	return i < s->n0 ? s->p0[i] : s->p1[i - s->n0];
+}
+
+/* The span accessors on a record body against the reference's copy of it,
+ * at offsets around the edges (and u32 wrap-around ones). */
+static void check_span_api(const rp_span *b, const uint8_t *w, uint32_t len, uint32_t seed)
+{
+	const uint32_t offs[] = { 0, 1, 4, seed % (len + 9u), len - 1u, len - 2u, len - 4u, len - 8u,
+	                          len, b->n0, b->n0 - 1u, b->n0 + 3u, UINT32_MAX - 1u };
+	for (size_t k = 0; k < sizeof offs / sizeof offs[0]; k++) {
+		const uint32_t off = offs[k];
+		const uint64_t room = off <= len ? (uint64_t)len - off : 0;
+		const bool inside = off <= len;
+		uint16_t v16 = 0x5a5a;
+		uint32_t v32 = 0x5a5a5a5a;
+		uint64_t v64 = 0x5a5a5a5a5a5a5a5aull;
+		bool ok = rp_span_get_u16(*b, off, &v16);
+		FZ_CHECK(ok == (inside && room >= 2) && (!ok || v16 == fz_le16(w + off)), "get_u16 at %u of %u", off, len);
+		ok = rp_span_get_u32(*b, off, &v32);
+		FZ_CHECK(ok == (inside && room >= 4) && (!ok || v32 == fz_le32(w + off)), "get_u32 at %u of %u", off, len);
+		ok = rp_span_get_u64(*b, off, &v64);
+		FZ_CHECK(ok == (inside && room >= 8) && (!ok || v64 == fz_le64(w + off)), "get_u64 at %u of %u", off, len);
+		const uint32_t lens[] = { 0, 1, (seed >> 3) % (len + 2u), len - off, len - off + 1u, UINT32_MAX };
+		for (size_t j = 0; j < sizeof lens / sizeof lens[0]; j++) {
+			rp_span sub;
+			memset(&sub, 0, sizeof sub);
+			ok = rp_span_sub(*b, off, lens[j], &sub);
+			FZ_CHECK(ok == (inside && lens[j] <= room), "sub(%u, %u) of %u", off, lens[j], len);
+			if (!ok)
+				continue;
+			FZ_CHECK((uint64_t)sub.n0 + sub.n1 == lens[j], "sub length");
+			/* the first 48 and the last 16 bytes (whole bodies are compared above) */
+			for (uint32_t i = 0; i < lens[j]; i = (i == 47u && lens[j] > 64u) ? lens[j] - 16u : i + 1u)
+				FZ_CHECK(span_at(&sub, i) == w[off + i] && rp_span_byte(sub, i) == w[off + i],
+				         "sub(%u, %u) byte %u", off, lens[j], i);
+			uint8_t copy[96];
+			const uint32_t cap = (seed + (uint32_t)j) % sizeof copy;
+			const uint32_t n = rp_span_copy(sub, copy, cap);
+			FZ_CHECK(n == (lens[j] < cap ? lens[j] : cap), "copy returned %u", n);
+			FZ_CHECK(memcmp(copy, w + off, n) == 0, "copy bytes");
+		}
+	}
 }
 
 static void compare_views(const rp_record *got)
@@ -75,6 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (uint32_t i = 0; i + 8u < g->size; i++)
 				FZ_CHECK(span_at(&g->body, i) == want.body[i], "pos %" PRIu64 " body byte %u", g->pos, i);
 			compare_views(g);
+			check_span_api(&g->body, want.body, g->size - 8u, (uint32_t)(g->pos / 8u) ^ img.max_sel);
 			ref_tail = next;
 		}
 		FZ_CHECK(tail == ref_tail, "core tail %" PRIu64 ", reference %" PRIu64, tail, ref_tail);

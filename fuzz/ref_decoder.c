@@ -3,15 +3,15 @@
 #include "rp_abi.h"
 #include "rp_status.h"
 
-/* Positions are counted in a 128-bit integer from tail, so no step wraps;
- * the byte at position p is page[p mod size]. */
+/* Distances are computed in a 128-bit integer, so no comparison wraps.  The
+ * byte at position p is page[p mod size]; p itself wraps at 2^64, which
+ * keeps offsets continuous because the harness sizes are powers of two. */
 typedef unsigned __int128 u128;
 
 static uint8_t ref_byte(const uint8_t *page, uint64_t size, uint64_t tail, uint64_t i)
 {
-	u128 p = (u128)tail + i;
-	p %= (u128)((u128)1 << 64);
-	return page[(uint64_t)(p % size)];
+	const uint64_t p = tail + i; /* mod 2^64 by C's unsigned arithmetic */
+	return page[p % size];
 }
 
 static uint64_t ref_le(const uint8_t *b, int n)
