@@ -4,7 +4,7 @@
 #   tests/integration/conservation_loop.sh N   the conservation test N times
 ITEST_DIR   = $(BUILD)/itest
 ITEST_BIN   = $(ITEST_DIR)/rp_itest
-ITEST_SRCS  = $(sort $(wildcard tests/integration/*.c))
+ITEST_SRCS  = $(addprefix tests/integration/,main.c itest.c test_perf.c test_ring.c test_buffer.c)
 ITEST_OBJS  = $(patsubst tests/integration/%.c,$(ITEST_DIR)/%.o,$(ITEST_SRCS))
 ITEST_BPF   = $(BUILD)/bpf/itest_emit.bpf.o
 ITEST_ENV   = RP_ITEST_BPF=$(ITEST_BPF)
