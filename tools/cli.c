@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "rp_status.h"
+#include "rp_error.h"
 
 volatile sig_atomic_t rpt_stop;
 const char *rpt_prog = "ringproof";
@@ -14,10 +14,7 @@ static bool out_failed;
 
 static const char *code_text(int code)
 {
-	const char *t = rp_status_text(code);
-	if (t)
-		return t;
-	return strerror(code < 0 ? -code : code);
+	return rp_strerror(code < 0 ? code : -code);
 }
 
 int rpt_fail(const char *what, int code)

@@ -8,16 +8,16 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "perfset.h"
+#include "rp_perf_buffer.h"
 #include "rp_views.h"
 
 #define PIPE_PAGES 64
 
 typedef struct pipe_state {
 	bool json;
+	int cpu;        /* -1: every CPU */
 	uint64_t want;  /* 0: no limit */
 	uint64_t seen;
-	uint64_t bad;   /* samples that are not BPF output */
 } pipe_state;
 
 static void pipe_usage(FILE *f)
@@ -28,7 +28,7 @@ static void pipe_usage(FILE *f)
 	        "BPF_MAP_TYPE_RINGBUF pinned under bpffs (e.g. /sys/fs/bpf/events).  For a perf\n"
 	        "event array, fresh per-CPU buffers are bound into the map for the run.\n"
 	        "\n"
-	        "  -c, --cpu N    only the buffer of CPU N (perf event arrays)\n"
+	        "  -c, --cpu N    only events from CPU N (perf event arrays)\n"
 	        "  -n, --count N  stop after N events (default: until Ctrl-C)\n"
 	        "  -j, --json     one JSON object per event: {\"cpu\",\"size\",\"data\" (hex)}\n"
 	        "      --hex      hex dump per event (the default)\n"
@@ -53,59 +53,55 @@ static void print_payload(const pipe_state *st, int cpu, rp_span data, uint32_t 
 		fputs("\"}\n", stdout);
 }
 
-static int on_record(void *arg, const rpt_cpu_ring *r, const rp_record *rec)
+static int on_sample(void *arg, int cpu, const rp_bpf_output *out)
 {
 	pipe_state *st = arg;
-	rp_bpf_output out;
 
-	if (rec->type != RP_RECORD_SAMPLE)
+	if (st->cpu >= 0 && cpu != st->cpu)
 		return 0;
-	if (rp_bpf_output_view(rec, &out) != RP_OK) {
-		st->bad++;
-		return 0;
-	}
-	print_payload(st, r->cpu, out.data, out.raw_size);
+	print_payload(st, cpu, out->data, out->raw_size);
 	st->seen++;
 	return ferror(stdout) || (st->want && st->seen >= st->want);
 }
 
-static int pipe_perf(pipe_state *st, int map_fd, int cpu)
+static int pipe_perf(pipe_state *st, int map_fd)
 {
-	struct perf_event_attr attr;
-	rpt_perfset set;
-	int err;
+	rp_perf_buffer *pb = NULL;
+	rp_perf_buffer_opts opts = { .data_pages = PIPE_PAGES, .wakeup_events = 1 };
+	int err = rp_perf_buffer_new_payload(map_fd, &opts, on_sample, NULL, st, &pb);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_BPF_OUTPUT;
-	attr.sample_type = PERF_SAMPLE_RAW;
-	attr.sample_period = 1;
-	attr.wakeup_events = 1;
-	err = rpt_perfset_open(&set, &attr, -1, cpu, map_fd, PIPE_PAGES);
-	if (err == -ENODEV)
-		return rpt_fail("--cpu", err);
 	if (err)
 		return rpt_fail("binding per-CPU perf buffers into the map", err);
+	if (st->cpu >= 0) {
+		bool found = false;
+		for (uint32_t i = 0; i < rp_perf_buffer_ring_count(pb); i++)
+			found |= rp_perf_buffer_ring_cpu(pb, i) == st->cpu;
+		if (!found) {
+			rp_perf_buffer_free(pb);
+			fprintf(stderr, "%s pipe: CPU %d is not online\n", rpt_prog, st->cpu);
+			return RPT_EXIT_FAIL;
+		}
+	}
 	int rc = RPT_EXIT_OK;
 	while (!rpt_stop && rpt_out_ok() && !(st->want && st->seen >= st->want)) {
-		err = rpt_perfset_poll(&set, 200);
+		err = rp_perf_buffer_poll(pb, 200);
 		if (err < 0 && err != -EINTR) {
-			rc = rpt_fail("waiting for events", err);
+			rc = rpt_fail("reading the perf buffers", err);
 			break;
 		}
-		rpt_perfset_consume(&set, on_record, st);
 		rpt_out_flush();
 	}
-	uint64_t lost = 0, corrupt = 0;
-	for (int i = 0; i < set.n; i++) {
-		lost += set.rings[i].lost;
-		corrupt += set.rings[i].corrupt;
+	uint64_t lost = 0, corrupt = rp_perf_buffer_malformed(pb);
+	for (uint32_t i = 0; i < rp_perf_buffer_ring_count(pb); i++) {
+		rp_ring_stats rs;
+		if (rp_perf_buffer_stats(pb, rp_perf_buffer_ring_cpu(pb, i), &rs) == 0) {
+			lost += rs.lost;
+			corrupt += rs.corrupt;
+		}
 	}
-	rpt_perfset_close(&set);
+	rp_perf_buffer_free(pb);
 	fprintf(stderr, "ringproof pipe: %llu events, %llu lost, %llu corrupt\n",
-	        (unsigned long long)st->seen, (unsigned long long)lost,
-	        (unsigned long long)(corrupt + st->bad));
+	        (unsigned long long)st->seen, (unsigned long long)lost, (unsigned long long)corrupt);
 	return rc;
 }
 
@@ -167,7 +163,8 @@ int rpt_cmd_pipe(int argc, char **argv)
 	}
 	int rc;
 	if (info.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
-		rc = pipe_perf(&st, fd, cpu == UINT64_MAX ? -1 : (int)cpu);
+		st.cpu = cpu == UINT64_MAX ? -1 : (int)cpu;
+		rc = pipe_perf(&st, fd);
 	} else if (info.type == BPF_MAP_TYPE_RINGBUF) {
 		fprintf(stderr, "%s pipe: RINGBUF maps are not available in this build "
 		        "(the BPF ring buffer adapter is not there yet)\n", rpt_prog);

@@ -128,12 +128,12 @@ static void on_comm(record_state *st, const rp_record *rec)
 		memcpy(e->comm, comm, sizeof(comm));
 }
 
-static int on_record(void *arg, const rpt_cpu_ring *r, const rp_record *rec)
+static int on_record(void *arg, int cpu, const rp_record *rec)
 {
 	record_state *st = arg;
 	uint64_t ip, nr;
 	uint32_t tid;
-	(void)r;
+	(void)cpu;
 
 	if (rec->type == RP_RECORD_COMM) {
 		on_comm(st, rec);
@@ -319,7 +319,7 @@ int rpt_cmd_record(int argc, char **argv)
 		return rpt_fail("starting the command", -errno);
 	}
 	rpt_perfset set;
-	int err = rpt_perfset_open(&set, &attr, child, -1, -1, REC_PAGES);
+	int err = rpt_perfset_open(&set, &attr, child, REC_PAGES);
 	if (err) {
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);
@@ -358,13 +358,10 @@ int rpt_cmd_record(int argc, char **argv)
 	}
 	double secs = rpt_now() - t0;
 	rpt_perfset_consume(&set, on_record, st);
-	uint64_t lost = 0, corrupt = 0;
-	for (int i = 0; i < set.n; i++) {
-		lost += set.rings[i].lost;
-		corrupt += set.rings[i].corrupt;
-	}
+	rp_ring_stats rs;
+	rpt_perfset_stats(&set, &rs);
 	rpt_perfset_close(&set);
-	print_report(st, event, hz, lost, corrupt, secs);
+	print_report(st, event, hz, rs.lost, rs.corrupt, secs);
 	rpt_out_flush();
 	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
 		rc = RPT_EXIT_OK;

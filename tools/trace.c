@@ -9,7 +9,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "perfset.h"
+#include "rp_error.h"
+#include "rp_perf_buffer.h"
 #include "proc_table.h"
 #include "rp_views.h"
 #include "trace_event.h"
@@ -48,9 +49,9 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
-static void print_event(const rpt_cpu_ring *r, const struct rp_trace_event *e)
+static void print_event(int cpu, const struct rp_trace_event *e)
 {
-	printf("{\"cpu\":%d,\"kind\":\"%s\",\"pid\":%u,\"tid\":%u,", r->cpu,
+	printf("{\"cpu\":%d,\"kind\":\"%s\",\"pid\":%u,\"tid\":%u,", cpu,
 	       e->kind == RP_TRACE_EXEC ? "exec" : "syscall", e->pid, e->tid);
 	if (e->kind != RP_TRACE_EXEC)
 		printf("\"nr\":%d,", e->nr);
@@ -59,39 +60,41 @@ static void print_event(const rpt_cpu_ring *r, const struct rp_trace_event *e)
 	fputs("}\n", stdout);
 }
 
-static int on_record(void *arg, const rpt_cpu_ring *r, const rp_record *rec)
+static int on_sample(void *arg, int cpu, const rp_bpf_output *out)
 {
 	trace_state *st = arg;
-	rp_bpf_output out;
 	struct rp_trace_event e;
 
-	if (rec->type != RP_RECORD_SAMPLE)
-		return 0; /* LOST is counted by the ring set */
-	if (rp_bpf_output_view(rec, &out) != RP_OK || out.raw_size < sizeof(e)) {
+	if (out->raw_size < sizeof(e)) {
 		st->bad_payload++;
 		return 0;
 	}
 	/* the payload sits at ring offset 4 mod 8 and may wrap: copy, then read */
-	rp_span_copy(out.data, (uint8_t *)&e, sizeof(e));
+	rp_span_copy(out->data, (uint8_t *)&e, sizeof(e));
 	e.comm[sizeof(e.comm) - 1] = 0;
 	st->events++;
 	rpt_proc_count(&st->procs, e.pid, e.comm, e.kind);
 	if (st->json) {
-		print_event(r, &e);
+		print_event(cpu, &e);
 		if (ferror(stdout))
 			return 1;
 	}
 	return 0;
 }
 
-static void totals(const rpt_perfset *s, uint64_t *bytes, uint64_t *lost, uint64_t *corrupt)
+static void totals(const rp_perf_buffer *pb, uint64_t *bytes, uint64_t *lost, uint64_t *corrupt)
 {
 	*bytes = *lost = *corrupt = 0;
-	for (int i = 0; i < s->n; i++) {
-		*bytes += s->rings[i].bytes;
-		*lost += s->rings[i].lost;
-		*corrupt += s->rings[i].corrupt;
+	for (uint32_t i = 0; pb && i < rp_perf_buffer_ring_count(pb); i++) {
+		rp_ring_stats rs;
+		if (rp_perf_buffer_stats(pb, rp_perf_buffer_ring_cpu(pb, i), &rs) != 0)
+			continue;
+		*bytes += rs.bytes;
+		*lost += rs.lost;
+		*corrupt += rs.corrupt;
 	}
+	if (pb)
+		*corrupt += rp_perf_buffer_malformed(pb);
 }
 
 static void human(double v, char *buf, size_t n)
@@ -170,7 +173,7 @@ int rpt_cmd_trace(int argc, char **argv)
 	int rc = RPT_EXIT_FAIL;
 	int err;
 	struct bpf_link *links[2] = { NULL, NULL };
-	rpt_perfset set = { .epfd = -1, .map_fd = -1 };
+	rp_perf_buffer *pb = NULL;
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "ringproof_trace");
 	libbpf_set_print(libbpf_quiet);
 	struct bpf_object *obj = bpf_object__open_mem(rpt_trace_bpf_obj,
@@ -199,17 +202,12 @@ int rpt_cmd_trace(int argc, char **argv)
 		goto out;
 	}
 
-	struct perf_event_attr attr;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_BPF_OUTPUT;
-	attr.sample_type = PERF_SAMPLE_RAW;
-	attr.sample_period = 1;
-	attr.watermark = 1;
-	attr.wakeup_watermark = (uint32_t)(TRACE_PAGES * sysconf(_SC_PAGESIZE) / 4);
-	err = rpt_perfset_open(&set, &attr, -1, -1,
-	                       bpf_map__fd(bpf_object__find_map_by_name(obj, "events")), TRACE_PAGES);
+	rp_perf_buffer_opts pbo = {
+		.data_pages = TRACE_PAGES,
+		.wakeup_bytes = (uint32_t)(TRACE_PAGES * sysconf(_SC_PAGESIZE) / 4),
+	};
+	err = rp_perf_buffer_new_payload(bpf_map__fd(bpf_object__find_map_by_name(obj, "events")),
+	                                 &pbo, on_sample, NULL, st, &pb);
 	if (err) {
 		rpt_fail("opening the per-CPU perf buffers", err);
 		goto out;
@@ -244,18 +242,19 @@ int rpt_cmd_trace(int argc, char **argv)
 			int wait = 100;
 			if (seconds && (end - now) * 1000 < wait)
 				wait = (int)((end - now) * 1000) + 1;
-			err = rpt_perfset_poll(&set, wait);
+			err = rp_perf_buffer_poll(pb, wait);
 			if (err < 0 && err != -EINTR) {
 				rpt_fail("waiting for events", err);
 				goto out;
 			}
 		}
-		if (rpt_perfset_consume(&set, on_record, st) < 0 || (st->json && !rpt_out_flush()))
-			(void)rpt_out_flush();
+		rp_perf_buffer_consume(pb);
+		if (st->json)
+			rpt_out_flush();
 		if (live && rpt_now() - last >= 1.0) {
 			char a[32], b[32];
 			double dt = rpt_now() - last;
-			totals(&set, &bytes, &lost, &corrupt);
+			totals(pb, &bytes, &lost, &corrupt);
 			human((double)(st->events - last_events) / dt, a, sizeof(a));
 			human((double)(bytes - last_bytes) / dt, b, sizeof(b));
 			fprintf(stderr, "\r\033[K%s events/s  %sB/s  lost %llu  corrupt %llu  (%llu events)",
@@ -269,7 +268,7 @@ int rpt_cmd_trace(int argc, char **argv)
 	if (live)
 		fputs("\r\033[K", stderr);
 	double secs = rpt_now() - t0;
-	totals(&set, &bytes, &lost, &corrupt);
+	totals(pb, &bytes, &lost, &corrupt);
 	FILE *sum = st->json ? stderr : stdout;
 	if (sum == stderr || rpt_out_ok()) {
 		fprintf(sum, "ringproof trace: %llu events (%llu bytes) in %.2f s, %llu lost, %llu corrupt",
@@ -282,7 +281,7 @@ int rpt_cmd_trace(int argc, char **argv)
 out:
 	for (int i = 0; i < 2; i++)
 		bpf_link__destroy(links[i]);
-	rpt_perfset_close(&set);
+	rp_perf_buffer_free(pb);
 	bpf_object__close(obj);
 	free(st);
 	return rc;
