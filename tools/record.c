@@ -1,6 +1,6 @@
 /* ringproof record: sample a command with a software event and print its
- * busiest threads and addresses, perf-style.  Samples are parsed by hand
- * (IP, TID, optional CALLCHAIN) with the core's bounds-checked span reads. */
+ * busiest threads and addresses, perf-style.  Samples are parsed by the
+ * core's verified sample parser (rp_sample.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -12,10 +12,10 @@
 #include "cli.h"
 #include "perfset.h"
 #include "rp_abi.h"
+#include "rp_sample.h"
 
 #define REC_PAGES 64
 #define REC_CAP 16384 /* entries per histogram, a power of two */
-#define CTX_MARKER_MIN ((uint64_t)-4095) /* PERF_CONTEXT_* values */
 
 typedef struct hist_entry {
 	uint64_t key;     /* address or tid; 0 marks a free slot (keys are stored +1) */
@@ -32,6 +32,7 @@ typedef struct hist {
 
 typedef struct record_state {
 	bool callchain;
+	rp_sample_layout layout;
 	uint64_t samples;
 	uint64_t bad;
 	hist ips, tids, callers;
@@ -131,8 +132,6 @@ static void on_comm(record_state *st, const rp_record *rec)
 static int on_record(void *arg, int cpu, const rp_record *rec)
 {
 	record_state *st = arg;
-	uint64_t ip, nr;
-	uint32_t tid;
 	(void)cpu;
 
 	if (rec->type == RP_RECORD_COMM) {
@@ -141,30 +140,28 @@ static int on_record(void *arg, int cpu, const rp_record *rec)
 	}
 	if (rec->type != RP_RECORD_SAMPLE)
 		return 0;
-	/* sample_type IP | TID [| CALLCHAIN]: u64 ip; u32 pid, tid; [u64 nr; u64 ips[nr]] */
-	if (!rp_span_get_u64(rec->body, 0, &ip) || !rp_span_get_u32(rec->body, 12, &tid)) {
+	rp_sample smp;
+	if (rp_sample_parse(&st->layout, rec, &smp) != RP_OK) {
 		st->bad++;
 		return 0;
 	}
 	st->samples++;
-	hist_entry *e = hist_get(&st->ips, ip);
+	hist_entry *e = hist_get(&st->ips, smp.ip);
 	if (e) {
 		if (e->count++ == 0)
 			e->mode = rec->misc;
 	}
-	e = hist_get(&st->tids, tid);
+	e = hist_get(&st->tids, smp.tid);
 	if (e)
 		e->count++;
-	if (st->callchain && rp_span_get_u64(rec->body, 16, &nr)) {
+	if (st->callchain) {
 		/* the first frame that is no context marker is the IP; the next is the caller */
 		int frames = 0;
-		for (uint64_t i = 0; i < nr && i < 512; i++) {
+		for (uint64_t i = 0; i < smp.callchain_nr && i < 512; i++) {
 			uint64_t a;
-			if (!rp_span_get_u64(rec->body, (uint32_t)(24 + 8 * i), &a)) {
-				st->bad++;
+			if (!rp_span_get_u64(smp.callchain, (uint32_t)(8 * i), &a))
 				break;
-			}
-			if (a >= CTX_MARKER_MIN)
+			if (rp_callchain_is_context(a))
 				continue;
 			if (++frames == 2) {
 				e = hist_get(&st->callers, a);
@@ -305,6 +302,10 @@ int rpt_cmd_record(int argc, char **argv)
 	attr.sample_freq = hz;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 	                   (st->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
+	if (rp_sample_layout_make(attr.sample_type, 0, 0, 0, 0, false, &st->layout) != RP_OK) {
+		free(st);
+		return rpt_fail("preparing the sample parser", -EINVAL);
+	}
 	attr.disabled = 1;
 	attr.enable_on_exec = 1;
 	attr.inherit = 1;
