@@ -11,11 +11,13 @@
 #include "cli.h"
 #include "rp_error.h"
 #include "rp_perf_buffer.h"
+#include "rp_ringbuf_linux.h"
 #include "proc_table.h"
 #include "rp_views.h"
 #include "trace_event.h"
 
 #define TRACE_PAGES 256 /* per CPU: 1 MiB data area with 4 KiB pages */
+#define TRACE_RB_BYTES (1u << 22) /* the ring buffer, shared by all CPUs */
 
 typedef struct trace_state {
 	bool json;
@@ -51,13 +53,32 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 
 static void print_event(int cpu, const struct rp_trace_event *e)
 {
-	printf("{\"cpu\":%d,\"kind\":\"%s\",\"pid\":%u,\"tid\":%u,", cpu,
+	if (cpu >= 0)
+		printf("{\"cpu\":%d,", cpu);
+	else
+		fputc('{', stdout);
+	printf("\"kind\":\"%s\",\"pid\":%u,\"tid\":%u,",
 	       e->kind == RP_TRACE_EXEC ? "exec" : "syscall", e->pid, e->tid);
 	if (e->kind != RP_TRACE_EXEC)
 		printf("\"nr\":%d,", e->nr);
 	printf("\"ts_ns\":%llu,\"comm\":", e->ts_ns);
 	rpt_json_str(stdout, e->comm, sizeof(e->comm));
 	fputs("}\n", stdout);
+}
+
+/* One decoded event; cpu is -1 when the transport does not say (ringbuf). */
+static int on_event(trace_state *st, int cpu, const struct rp_trace_event *ev)
+{
+	struct rp_trace_event e = *ev;
+	e.comm[sizeof(e.comm) - 1] = 0;
+	st->events++;
+	rpt_proc_count(&st->procs, e.pid, e.comm, e.kind);
+	if (st->json) {
+		print_event(cpu, &e);
+		if (ferror(stdout))
+			return 1;
+	}
+	return 0;
 }
 
 static int on_sample(void *arg, int cpu, const rp_bpf_output *out)
@@ -71,30 +92,53 @@ static int on_sample(void *arg, int cpu, const rp_bpf_output *out)
 	}
 	/* the payload sits at ring offset 4 mod 8 and may wrap: copy, then read */
 	rp_span_copy(out->data, (uint8_t *)&e, sizeof(e));
-	e.comm[sizeof(e.comm) - 1] = 0;
-	st->events++;
-	rpt_proc_count(&st->procs, e.pid, e.comm, e.kind);
-	if (st->json) {
-		print_event(cpu, &e);
-		if (ferror(stdout))
-			return 1;
-	}
-	return 0;
+	return on_event(st, cpu, &e);
 }
 
-static void totals(const rp_perf_buffer *pb, uint64_t *bytes, uint64_t *lost, uint64_t *corrupt)
+static int on_rb_record(void *arg, const void *data, uint32_t len)
+{
+	trace_state *st = arg;
+	struct rp_trace_event e;
+
+	if (len != sizeof(e)) {
+		st->bad_payload++;
+		return 0;
+	}
+	memcpy(&e, data, sizeof(e));
+	return on_event(st, -1, &e);
+}
+
+typedef struct transport {
+	rp_perf_buffer *pb;   /* perf buffer set, or */
+	rp_ringbuf_set *rbs;  /* the ring buffer */
+	int bss_fd;           /* the program's .bss (rb_drops), -1 if unknown */
+} transport;
+
+static void totals(const transport *t, uint64_t *bytes, uint64_t *lost, uint64_t *corrupt)
 {
 	*bytes = *lost = *corrupt = 0;
-	for (uint32_t i = 0; pb && i < rp_perf_buffer_ring_count(pb); i++) {
+	for (uint32_t i = 0; t->pb && i < rp_perf_buffer_ring_count(t->pb); i++) {
 		rp_ring_stats rs;
-		if (rp_perf_buffer_stats(pb, rp_perf_buffer_ring_cpu(pb, i), &rs) != 0)
+		if (rp_perf_buffer_stats(t->pb, rp_perf_buffer_ring_cpu(t->pb, i), &rs) != 0)
 			continue;
 		*bytes += rs.bytes;
 		*lost += rs.lost;
 		*corrupt += rs.corrupt;
 	}
-	if (pb)
-		*corrupt += rp_perf_buffer_malformed(pb);
+	if (t->pb)
+		*corrupt += rp_perf_buffer_malformed(t->pb);
+	if (t->rbs) {
+		rp_ringbuf_stats rs;
+		if (rp_ringbuf_set_stats(t->rbs, 0, &rs) == 0) {
+			*bytes += rs.bytes;
+			*corrupt += rs.corrupt;
+		}
+		/* the kernel counts no ring buffer drops: the program does (rb_drops) */
+		uint64_t bss[8] = { 0 };
+		uint32_t key = 0;
+		if (t->bss_fd >= 0 && bpf_map_lookup_elem(t->bss_fd, &key, bss) == 0)
+			*lost += bss[0];
+	}
 }
 
 static void human(double v, char *buf, size_t n)
@@ -108,13 +152,15 @@ static void human(double v, char *buf, size_t n)
 	snprintf(buf, n, "%.1f%s", v, unit[u]);
 }
 
-static struct bpf_map *find_rodata(struct bpf_object *obj)
+/* libbpf names internal maps "<object prefix>.rodata" / ".bss". */
+static struct bpf_map *find_internal(struct bpf_object *obj, const char *suffix)
 {
 	struct bpf_map *m;
+	size_t sl = strlen(suffix);
 	bpf_object__for_each_map(m, obj) {
 		const char *name = bpf_map__name(m);
 		size_t len = strlen(name);
-		if (bpf_map__is_internal(m) && len >= 7 && !strcmp(name + len - 7, ".rodata"))
+		if (bpf_map__is_internal(m) && len >= sl && !strcmp(name + len - sl, suffix))
 			return m;
 	}
 	return NULL;
@@ -163,17 +209,11 @@ int rpt_cmd_trace(int argc, char **argv)
 		free(st);
 		return rpt_usage_error("trace", "unexpected argument '%s'", argv[optind]);
 	}
-	if (ringbuf) {
-		free(st);
-		fprintf(stderr, "%s trace: --ringbuf is not available in this build "
-		        "(the BPF ring buffer adapter is not there yet); use the default perf buffers\n", rpt_prog);
-		return RPT_EXIT_FAIL;
-	}
 
 	int rc = RPT_EXIT_FAIL;
 	int err;
 	struct bpf_link *links[2] = { NULL, NULL };
-	rp_perf_buffer *pb = NULL;
+	transport tr = { .pb = NULL, .rbs = NULL, .bss_fd = -1 };
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "ringproof_trace");
 	libbpf_set_print(libbpf_quiet);
 	struct bpf_object *obj = bpf_object__open_mem(rpt_trace_bpf_obj,
@@ -182,7 +222,7 @@ int rpt_cmd_trace(int argc, char **argv)
 		rpt_fail("opening the built-in BPF object", -errno);
 		goto out;
 	}
-	struct bpf_map *rodata = find_rodata(obj);
+	struct bpf_map *rodata = find_internal(obj, ".rodata");
 	size_t rosz = 0;
 	const void *ro = rodata ? bpf_map__initial_value(rodata, &rosz) : NULL;
 	if (!ro || rosz < sizeof(struct rp_trace_config) || rosz > 4096) {
@@ -190,27 +230,45 @@ int rpt_cmd_trace(int argc, char **argv)
 		goto out;
 	}
 	unsigned char robuf[4096];
-	struct rp_trace_config cfg = { .use_ringbuf = 0, .self_tgid = (unsigned)getpid() };
+	struct rp_trace_config cfg = { .use_ringbuf = ringbuf, .self_tgid = (unsigned)getpid() };
 	memcpy(robuf, ro, rosz);
 	memcpy(robuf, &cfg, sizeof(cfg)); /* cfg is the only .rodata variable */
 	bpf_map__set_initial_value(rodata, robuf, rosz);
+	/* the unused transport's map stays minimal */
 	bpf_map__set_max_entries(bpf_object__find_map_by_name(obj, "rb_events"),
-	                         (uint32_t)sysconf(_SC_PAGESIZE));
+	                         ringbuf ? TRACE_RB_BYTES : (uint32_t)sysconf(_SC_PAGESIZE));
+	if (ringbuf)
+		bpf_map__set_max_entries(bpf_object__find_map_by_name(obj, "events"), 1);
 	err = bpf_object__load(obj);
 	if (err) {
 		rpt_fail("loading the BPF program", err);
 		goto out;
 	}
 
-	rp_perf_buffer_opts pbo = {
-		.data_pages = TRACE_PAGES,
-		.wakeup_bytes = (uint32_t)(TRACE_PAGES * sysconf(_SC_PAGESIZE) / 4),
-	};
-	err = rp_perf_buffer_new_payload(bpf_map__fd(bpf_object__find_map_by_name(obj, "events")),
-	                                 &pbo, on_sample, NULL, st, &pb);
-	if (err) {
-		rpt_fail("opening the per-CPU perf buffers", err);
-		goto out;
+	if (ringbuf) {
+		struct bpf_map *bss = find_internal(obj, ".bss");
+		tr.bss_fd = bss && bpf_map__value_size(bss) <= 64 ? bpf_map__fd(bss) : -1;
+		err = rp_ringbuf_set_new(&tr.rbs);
+		if (!err) {
+			err = rp_ringbuf_set_add(tr.rbs, bpf_map__fd(bpf_object__find_map_by_name(obj, "rb_events")),
+			                         on_rb_record, st, 0);
+			err = err > 0 ? 0 : err;
+		}
+		if (err) {
+			rpt_fail("mapping the BPF ring buffer", err);
+			goto out;
+		}
+	} else {
+		rp_perf_buffer_opts pbo = {
+			.data_pages = TRACE_PAGES,
+			.wakeup_bytes = (uint32_t)(TRACE_PAGES * sysconf(_SC_PAGESIZE) / 4),
+		};
+		err = rp_perf_buffer_new_payload(bpf_map__fd(bpf_object__find_map_by_name(obj, "events")),
+		                                 &pbo, on_sample, NULL, st, &tr.pb);
+		if (err) {
+			rpt_fail("opening the per-CPU perf buffers", err);
+			goto out;
+		}
 	}
 	const char *progs[2] = { "on_sys_enter", "on_exec" };
 	for (int i = 0; i < 2; i++) {
@@ -242,19 +300,22 @@ int rpt_cmd_trace(int argc, char **argv)
 			int wait = 100;
 			if (seconds && (end - now) * 1000 < wait)
 				wait = (int)((end - now) * 1000) + 1;
-			err = rp_perf_buffer_poll(pb, wait);
+			err = tr.pb ? rp_perf_buffer_poll(tr.pb, wait) : rp_ringbuf_set_poll(tr.rbs, wait);
 			if (err < 0 && err != -EINTR) {
 				rpt_fail("waiting for events", err);
 				goto out;
 			}
 		}
-		rp_perf_buffer_consume(pb);
+		if (tr.pb)
+			rp_perf_buffer_consume(tr.pb);
+		else
+			rp_ringbuf_set_consume(tr.rbs);
 		if (st->json)
 			rpt_out_flush();
 		if (live && rpt_now() - last >= 1.0) {
 			char a[32], b[32];
 			double dt = rpt_now() - last;
-			totals(pb, &bytes, &lost, &corrupt);
+			totals(&tr, &bytes, &lost, &corrupt);
 			human((double)(st->events - last_events) / dt, a, sizeof(a));
 			human((double)(bytes - last_bytes) / dt, b, sizeof(b));
 			fprintf(stderr, "\r\033[K%s events/s  %sB/s  lost %llu  corrupt %llu  (%llu events)",
@@ -268,7 +329,7 @@ int rpt_cmd_trace(int argc, char **argv)
 	if (live)
 		fputs("\r\033[K", stderr);
 	double secs = rpt_now() - t0;
-	totals(pb, &bytes, &lost, &corrupt);
+	totals(&tr, &bytes, &lost, &corrupt);
 	FILE *sum = st->json ? stderr : stdout;
 	if (sum == stderr || rpt_out_ok()) {
 		fprintf(sum, "ringproof trace: %llu events (%llu bytes) in %.2f s, %llu lost, %llu corrupt",
@@ -281,7 +342,8 @@ int rpt_cmd_trace(int argc, char **argv)
 out:
 	for (int i = 0; i < 2; i++)
 		bpf_link__destroy(links[i]);
-	rp_perf_buffer_free(pb);
+	rp_perf_buffer_free(tr.pb);
+	rp_ringbuf_set_free(tr.rbs);
 	bpf_object__close(obj);
 	free(st);
 	return rc;
