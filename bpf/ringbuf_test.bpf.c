@@ -53,6 +53,8 @@ static long rb_one(__u64 index, void *data)
 	case RBT_OUTPUT:
 		*(__u64 *)ctl->pattern = seq;
 		len = RBT_OUTPUT_LEN(seq);
+		/* hide the value from the compiler so the bound check stays for the verifier */
+		asm volatile("" : "+r"(len));
 		if (len > RBT_PATTERN_LEN)
 			return 1;
 		err = bpf_ringbuf_output(&rbt_rb, ctl->pattern, len, 0);

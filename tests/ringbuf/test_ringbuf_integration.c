@@ -1,0 +1,786 @@
+/* Real-kernel tests of the BPF ringbuf adapter and the overwrite perf ring
+ * adapter.  Usage: test_ringbuf_integration path/to/ringbuf_test.bpf.o
+ * Prints TAP.  A test the kernel refuses (bpf(), perf_event_open) is a SKIP
+ * with the reason. */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rp_abi.h"
+#include "rp_error.h"
+#include "rp_overwrite_linux.h"
+#include "rp_perf.h"
+#include "rp_perf_buffer.h"
+#include "rp_ringbuf_linux.h"
+#include "rp_views.h"
+
+#include "../../bpf/ringbuf_test.bpf.h"
+
+/* ---- TAP ---------------------------------------------------------------- */
+
+static int tap_n;
+static int tap_failed;
+
+typedef struct tcase {
+	int status; /* 0 pass, 1 fail, 2 skip */
+	char msg[512];
+} tcase;
+
+static void tfail(tcase *t, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(t->msg, sizeof t->msg, "line %d: ", line);
+	va_start(ap, fmt);
+	vsnprintf(t->msg + n, sizeof t->msg - (size_t)n, fmt, ap);
+	va_end(ap);
+	t->status = 1;
+}
+
+static void tskip(tcase *t, const char *what, int err)
+{
+	snprintf(t->msg, sizeof t->msg, "%s refused by the kernel: %s", what, rp_strerror(err));
+	t->status = 2;
+}
+
+static void tap_report(const char *name, const tcase *t)
+{
+	tap_n++;
+	if (t->status == 0) {
+		printf("ok %d - %s\n", tap_n, name);
+	} else if (t->status == 2) {
+		printf("ok %d - %s # SKIP %s\n", tap_n, name, t->msg);
+		fprintf(stderr, "SKIP: %s: %s\n", name, t->msg);
+	} else {
+		printf("not ok %d - %s\n# %s\n", tap_n, name, t->msg);
+		tap_failed++;
+	}
+	fflush(stdout);
+}
+
+#define CHECK(cond, ...)                                   \
+	do {                                               \
+		if (!(cond)) {                             \
+			tfail(t, __LINE__, __VA_ARGS__);   \
+			goto out;                          \
+		}                                          \
+	} while (0)
+
+static bool refused(int err)
+{
+	return err == -EPERM || err == -EACCES || err == -ENOSYS || err == -EOPNOTSUPP;
+}
+
+/* ---- the BPF fixture ---------------------------------------------------- */
+
+static const char *bpf_path;
+static int bpf_refused; /* bpf() itself refused: every BPF test skips */
+
+typedef struct fixture {
+	struct bpf_object *obj;
+	int rb_fd, perf_fd, ctl_fd;
+	int prog_rb, prog_perf;
+} fixture;
+
+static int fixture_open(fixture *f, uint32_t rb_size)
+{
+	memset(f, 0, sizeof *f);
+	f->obj = bpf_object__open_file(bpf_path, NULL);
+	if (!f->obj)
+		return -errno;
+	struct bpf_map *m = bpf_object__find_map_by_name(f->obj, "rbt_rb");
+	if (!m || bpf_map__set_max_entries(m, rb_size) != 0) {
+		bpf_object__close(f->obj);
+		f->obj = NULL;
+		return -EINVAL;
+	}
+	int err = bpf_object__load(f->obj);
+	if (err) {
+		bpf_object__close(f->obj);
+		f->obj = NULL;
+		return err < 0 ? err : -err;
+	}
+	f->rb_fd = bpf_object__find_map_fd_by_name(f->obj, "rbt_rb");
+	f->perf_fd = bpf_object__find_map_fd_by_name(f->obj, "perf_out");
+	f->ctl_fd = bpf_object__find_map_fd_by_name(f->obj, "rbt_ctl_map");
+	f->prog_rb = bpf_program__fd(bpf_object__find_program_by_name(f->obj, "rbt_ringbuf"));
+	f->prog_perf = bpf_program__fd(bpf_object__find_program_by_name(f->obj, "rbt_perf"));
+
+	struct rbt_ctl ctl;
+	memset(&ctl, 0, sizeof ctl);
+	for (int i = 0; i < RBT_PATTERN_LEN; i++)
+		ctl.pattern[i] = (uint8_t)(i * 7 + 1);
+	uint32_t key = 0;
+	if (bpf_map_update_elem(f->ctl_fd, &key, &ctl, BPF_ANY) != 0) {
+		err = -errno;
+		bpf_object__close(f->obj);
+		f->obj = NULL;
+		return err;
+	}
+	return 0;
+}
+
+static void fixture_close(fixture *f)
+{
+	if (f->obj)
+		bpf_object__close(f->obj);
+	f->obj = NULL;
+}
+
+static int fixture_ctl(const fixture *f, struct rbt_ctl *ctl)
+{
+	uint32_t key = 0;
+	return bpf_map_lookup_elem(f->ctl_fd, &key, ctl) == 0 ? 0 : -errno;
+}
+
+/* Run prog once producing n records; cpu >= 0 pins the run. */
+static int fixture_run(int prog_fd, uint32_t n, int cpu)
+{
+	uint64_t args[1] = { n };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = args, .ctx_size_in = sizeof args);
+	if (cpu >= 0) {
+		o.flags = BPF_F_TEST_RUN_ON_CPU;
+		o.cpu = (uint32_t)cpu;
+	}
+	if (bpf_prog_test_run_opts(prog_fd, &o) != 0)
+		return -errno;
+	return o.retval == 0 ? 0 : -EIO;
+}
+
+/* ---- ringbuf record checker ------------------------------------------- */
+
+/* Checks each delivered record against what the producer writes for its
+ * seq (bpf/ringbuf_test.bpf.h), in order.  strict: no seq may be missing
+ * except discarded ones (no drops expected). */
+typedef struct rb_check {
+	uint64_t next_seq;  /* smallest seq the next record may have */
+	uint64_t delivered;
+	bool strict;
+	char err[256];
+} rb_check;
+
+static uint64_t rd64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static int rb_check_fn(void *ctx, const void *data, uint32_t len)
+{
+	rb_check *c = ctx;
+	const uint8_t *p = data;
+
+	if (c->err[0])
+		return 0;
+	c->delivered++;
+	if (len == 0) {
+		/* zero-length output: seq not carried; the next zero kind at or after next_seq */
+		uint64_t s = c->next_seq;
+		while (RBT_KIND(s) != RBT_ZERO) {
+			if (c->strict && RBT_KIND(s) != RBT_DISCARD40) {
+				snprintf(c->err, sizeof c->err, "zero-length record where seq %llu expected",
+				         (unsigned long long)s);
+				return 0;
+			}
+			s++;
+		}
+		c->next_seq = s + 1;
+		return 0;
+	}
+	if (len < 8) {
+		snprintf(c->err, sizeof c->err, "record of %u bytes", len);
+		return 0;
+	}
+	const uint64_t seq = rd64(p);
+	if (seq < c->next_seq) {
+		snprintf(c->err, sizeof c->err, "seq %llu after %llu: out of order or duplicate",
+		         (unsigned long long)seq, (unsigned long long)c->next_seq);
+		return 0;
+	}
+	if (c->strict) {
+		for (uint64_t s = c->next_seq; s < seq; s++)
+			if (RBT_KIND(s) != RBT_DISCARD40) {
+				snprintf(c->err, sizeof c->err, "seq %llu missing", (unsigned long long)s);
+				return 0;
+			}
+	}
+	c->next_seq = seq + 1;
+	switch (RBT_KIND(seq)) {
+	case RBT_OUTPUT:
+		if (len != RBT_OUTPUT_LEN(seq))
+			goto bad;
+		for (uint32_t i = 8; i < len; i++)
+			if (p[i] != (uint8_t)(i * 7 + 1))
+				goto bad;
+		return 0;
+	case RBT_RESERVE24:
+		if (len != 24 || rd64(p + 8) != RBT_MAGIC24 || rd64(p + 16) != ~seq)
+			goto bad;
+		return 0;
+	case RBT_RESERVE13:
+		if (len != 13 || p[8] != 0xa0 || p[12] != 0xa4)
+			goto bad;
+		return 0;
+	default:
+		goto bad; /* a discarded or zero-length record with a seq */
+	}
+bad:
+	snprintf(c->err, sizeof c->err, "seq %llu (kind %d): bad length %u or content",
+	         (unsigned long long)seq, RBT_KIND(seq), len);
+	return 0;
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+static void test_ringbuf_roundtrip(tcase *t)
+{
+	fixture f;
+	rp_ringbuf rb;
+	rb_check chk = { .strict = true };
+	bool mapped = false;
+	int err = fixture_open(&f, 64 * 1024);
+	if (bpf_refused) {
+		tskip(t, "bpf()", bpf_refused);
+		return;
+	}
+	CHECK(err == 0, "fixture: %s", rp_strerror(err));
+	err = rp_ringbuf_map(&rb, f.rb_fd, rb_check_fn, &chk, RP_RINGBUF_STRICT);
+	CHECK(err == 0, "rp_ringbuf_map: %s", rp_strerror(err));
+	mapped = true;
+	CHECK(rb.data.size == 64 * 1024, "data size %llu", (unsigned long long)rb.data.size);
+
+	/* 40 runs x 100 records, ~110 bytes average: the ring wraps several times */
+	for (int run = 0; run < 40; run++) {
+		err = fixture_run(f.prog_rb, 100, -1);
+		CHECK(err == 0, "test run: %s", rp_strerror(err));
+		int n = rp_ringbuf_consume(&rb, 0);
+		CHECK(n >= 0, "consume: %s", rp_strerror(n));
+		CHECK(!chk.err[0], "%s", chk.err);
+	}
+	struct rbt_ctl ctl;
+	CHECK(fixture_ctl(&f, &ctl) == 0, "ctl lookup");
+	CHECK(ctl.seq == 4000, "seq %llu", (unsigned long long)ctl.seq);
+	CHECK(ctl.dropped == 0, "dropped %llu with a large ring", (unsigned long long)ctl.dropped);
+	CHECK(chk.delivered == ctl.submitted, "delivered %llu, submitted %llu",
+	      (unsigned long long)chk.delivered, (unsigned long long)ctl.submitted);
+	CHECK(rb.stats.discarded == ctl.discarded, "discarded seen %llu, produced %llu",
+	      (unsigned long long)rb.stats.discarded, (unsigned long long)ctl.discarded);
+	CHECK(ctl.discarded == 1000, "discarded %llu", (unsigned long long)ctl.discarded);
+	CHECK(chk.next_seq == 4000 || chk.next_seq == 3999, "last seq %llu",
+	      (unsigned long long)chk.next_seq);
+	CHECK(rp_ringbuf_producer(&rb) == rp_ringbuf_consumer(&rb), "consumer not caught up");
+	CHECK(rp_ringbuf_producer(&rb) > 2 * rb.data.size, "ring did not wrap");
+	CHECK(rb.stats.corrupt == 0 && rb.stats.busy_stops == 0, "corrupt %llu busy %llu",
+	      (unsigned long long)rb.stats.corrupt, (unsigned long long)rb.stats.busy_stops);
+out:
+	if (mapped)
+		rp_ringbuf_unmap(&rb);
+	fixture_close(&f);
+}
+
+/* Conservation under overload: one-page ring, producer thread far faster
+ * than the consumer.  delivered == submitted, and every seq is delivered,
+ * discarded or counted by the BPF-side drop counter. */
+typedef struct producer_arg {
+	int prog_fd;
+	uint32_t per_run;
+	int runs;
+	int cpu;
+	int err;
+	volatile int stop;
+	uint32_t sleep_us;
+} producer_arg;
+
+static void *producer_main(void *p)
+{
+	producer_arg *a = p;
+	for (int i = 0; i < a->runs && !a->stop; i++) {
+		int err = fixture_run(a->prog_fd, a->per_run, a->cpu);
+		if (err) {
+			a->err = err;
+			break;
+		}
+		if (a->sleep_us)
+			usleep(a->sleep_us);
+	}
+	return NULL;
+}
+
+static void test_ringbuf_conservation(tcase *t)
+{
+	fixture f1, f2;
+	rp_ringbuf_set *set = NULL;
+	rb_check c1 = { .strict = false }, c2 = { .strict = false };
+	bool have2 = false;
+	int err = fixture_open(&f1, 4096);
+	if (bpf_refused) {
+		tskip(t, "bpf()", bpf_refused);
+		return;
+	}
+	CHECK(err == 0, "fixture: %s", rp_strerror(err));
+	err = fixture_open(&f2, 8192);
+	CHECK(err == 0, "fixture 2: %s", rp_strerror(err));
+	have2 = true;
+	CHECK(rp_ringbuf_set_new(&set) == 0, "set_new");
+	CHECK(rp_ringbuf_set_add(set, f1.rb_fd, rb_check_fn, &c1, 0) == 0, "add 1");
+	CHECK(rp_ringbuf_set_add(set, f2.rb_fd, rb_check_fn, &c2, 0) == 1, "add 2");
+
+	producer_arg a1 = { .prog_fd = f1.prog_rb, .per_run = 64, .runs = 1600, .cpu = -1, .sleep_us = 50 };
+	producer_arg a2 = { .prog_fd = f2.prog_rb, .per_run = 256, .runs = 400, .cpu = -1 };
+	pthread_t th1, th2;
+	CHECK(pthread_create(&th1, NULL, producer_main, &a1) == 0, "thread");
+	if (pthread_create(&th2, NULL, producer_main, &a2) != 0) {
+		a1.stop = 1;
+		pthread_join(th1, NULL);
+		CHECK(0, "thread 2");
+	}
+	int polls = 0;
+	for (;;) {
+		int n = rp_ringbuf_set_poll(set, 5);
+		if (n < 0) {
+			a1.stop = a2.stop = 1;
+			pthread_join(th1, NULL);
+			pthread_join(th2, NULL);
+			CHECK(0, "poll: %s", rp_strerror(n));
+		}
+		polls++;
+		struct rbt_ctl x1, x2;
+		if (fixture_ctl(&f1, &x1) == 0 && fixture_ctl(&f2, &x2) == 0 &&
+		    x1.seq >= 400u * 256 && x2.seq >= 400u * 256)
+			break;
+		if (a1.err || a2.err)
+			break;
+	}
+	pthread_join(th1, NULL);
+	pthread_join(th2, NULL);
+	CHECK(a1.err == 0 && a2.err == 0, "producer: %s", rp_strerror(a1.err ? a1.err : a2.err));
+	err = rp_ringbuf_set_consume(set);
+	CHECK(err >= 0, "final consume: %s", rp_strerror(err));
+	CHECK(!c1.err[0], "ring 1: %s", c1.err);
+	CHECK(!c2.err[0], "ring 2: %s", c2.err);
+
+	const rb_check *cs[2] = { &c1, &c2 };
+	fixture *fs[2] = { &f1, &f2 };
+	for (int i = 0; i < 2; i++) {
+		struct rbt_ctl ctl;
+		rp_ringbuf_stats st;
+		CHECK(fixture_ctl(fs[i], &ctl) == 0, "ctl");
+		CHECK(rp_ringbuf_set_stats(set, (uint32_t)i, &st) == 0, "stats");
+		printf("# ring %d: seq %llu submitted %llu delivered %llu discarded %llu dropped %llu (%d polls)\n",
+		       i + 1, (unsigned long long)ctl.seq, (unsigned long long)ctl.submitted,
+		       (unsigned long long)cs[i]->delivered, (unsigned long long)ctl.discarded,
+		       (unsigned long long)ctl.dropped, polls);
+		CHECK(cs[i]->delivered == ctl.submitted, "ring %d: delivered %llu != submitted %llu", i + 1,
+		      (unsigned long long)cs[i]->delivered, (unsigned long long)ctl.submitted);
+		CHECK(ctl.submitted + ctl.discarded + ctl.dropped == ctl.seq, "ring %d: seq accounting", i + 1);
+		CHECK(st.discarded == ctl.discarded, "ring %d: discarded seen %llu != %llu", i + 1,
+		      (unsigned long long)st.discarded, (unsigned long long)ctl.discarded);
+		CHECK(st.corrupt == 0, "ring %d: corrupt %llu", i + 1, (unsigned long long)st.corrupt);
+		CHECK(ctl.dropped > 0, "ring %d: no drops: the overload did not happen", i + 1);
+	}
+out:
+	rp_ringbuf_set_free(set);
+	if (have2)
+		fixture_close(&f2);
+	fixture_close(&f1);
+}
+
+static int nop_fn(void *ctx, const void *data, uint32_t len)
+{
+	(void)ctx;
+	(void)data;
+	(void)len;
+	return 0;
+}
+
+static void test_ringbuf_bad_map(tcase *t)
+{
+	fixture f;
+	rp_ringbuf rb;
+	int err = fixture_open(&f, 4096);
+	if (bpf_refused) {
+		tskip(t, "bpf()", bpf_refused);
+		return;
+	}
+	CHECK(err == 0, "fixture: %s", rp_strerror(err));
+	err = rp_ringbuf_map(&rb, f.ctl_fd, nop_fn, NULL, 0);
+	CHECK(err == RP_E_RB_MAP_TYPE, "array map: got %d (%s)", err, rp_strerror(err));
+	err = rp_ringbuf_map(&rb, 9999, nop_fn, NULL, 0);
+	CHECK(err == -EBADF || err == -EBADFD, "closed fd: got %d (%s)", err, rp_strerror(err));
+out:
+	fixture_close(&f);
+}
+
+/* ---- overwrite perf ring ----------------------------------------------- */
+
+typedef struct ow_item {
+	uint32_t type;
+	uint16_t size;
+	uint64_t seq;  /* samples */
+	uint64_t lost; /* LOST */
+} ow_item;
+
+typedef struct ow_collect {
+	ow_item items[4096];
+	uint32_t n;
+	char err[256];
+} ow_collect;
+
+static int ow_fn(void *ctx, const rp_record *rec)
+{
+	ow_collect *c = ctx;
+	if (c->n == 4096)
+		return 1;
+	ow_item *it = &c->items[c->n++];
+	memset(it, 0, sizeof *it);
+	it->type = rec->type;
+	it->size = rec->size;
+	if (rec->type == RP_RECORD_SAMPLE) {
+		rp_bpf_output o;
+		uint8_t buf[RBT_PERF_PAYLOAD];
+		if (rp_bpf_output_view(rec, &o) != RP_OK || o.raw_size < RBT_PERF_PAYLOAD) {
+			snprintf(c->err, sizeof c->err, "bad sample record (size %u)", rec->size);
+			return 0;
+		}
+		rp_span_copy(o.data, buf, sizeof buf);
+		it->seq = rd64(buf);
+		for (int i = 8; i < RBT_PERF_PAYLOAD; i++)
+			if (buf[i] != (uint8_t)(i * 7 + 1))
+				snprintf(c->err, sizeof c->err, "sample %llu: payload byte %d",
+				         (unsigned long long)it->seq, i);
+	} else if (rec->type == RP_RECORD_LOST) {
+		rp_lost l;
+		if (rp_lost_view(rec, &l) == RP_OK)
+			it->lost = l.lost;
+	}
+	return 0;
+}
+
+typedef struct ow_fixture {
+	fixture f;
+	int cpu;
+	int ev_fd;
+	rp_overwrite_ring ow;
+	bool mapped;
+} ow_fixture;
+
+static int ow_open(ow_fixture *o, tcase *t)
+{
+	memset(o, 0, sizeof *o);
+	o->ev_fd = -1;
+	if (bpf_refused) {
+		tskip(t, "bpf()", bpf_refused);
+		return 1;
+	}
+	int err = fixture_open(&o->f, 4096);
+	if (err) {
+		tfail(t, __LINE__, "fixture: %s", rp_strerror(err));
+		return 1;
+	}
+	int cpus[1024];
+	uint32_t ncpu = 0;
+	err = rp_online_cpus(cpus, 1024, &ncpu);
+	if (err || ncpu == 0) {
+		tfail(t, __LINE__, "online cpus: %s", rp_strerror(err));
+		return 1;
+	}
+	o->cpu = cpus[0];
+	struct perf_event_attr attr;
+	rp_attr_init_bpf_output(&attr);
+	rp_attr_set_flags(&attr, RP_ATTR_WRITE_BACKWARD);
+	err = rp_perf_open(&attr, -1, o->cpu, -1, 0, &o->ev_fd, NULL);
+	if (refused(err)) {
+		tskip(t, "perf_event_open (write_backward BPF output)", err);
+		return 1;
+	}
+	if (err) {
+		tfail(t, __LINE__, "perf_event_open: %s", rp_strerror(err));
+		return 1;
+	}
+	err = rp_overwrite_map(&o->ow, o->ev_fd, 4); /* 16 KiB: 512 records of 32 bytes */
+	if (err) {
+		tfail(t, __LINE__, "rp_overwrite_map: %s", rp_strerror(err));
+		return 1;
+	}
+	o->mapped = true;
+	uint32_t key = (uint32_t)o->cpu, val = (uint32_t)o->ev_fd;
+	if (bpf_map_update_elem(o->f.perf_fd, &key, &val, BPF_ANY) != 0) {
+		tfail(t, __LINE__, "perf_out update: %s", strerror(errno));
+		return 1;
+	}
+	rp_perf_enable(o->ev_fd, false);
+	return 0;
+}
+
+static void ow_close(ow_fixture *o)
+{
+	if (o->mapped)
+		rp_overwrite_unmap(&o->ow);
+	if (o->ev_fd >= 0)
+		close(o->ev_fd);
+	fixture_close(&o->f);
+}
+
+/* Newest first: sample seqs strictly decrease by one, except across a LOST
+ * record.  In a backward ring the kernel reserves LOST + sample together and
+ * writes LOST at the lower address, so a LOST record comes just before (in
+ * walk order) the first sample written after the drops; that sample's seq is
+ * then older's seq + 1 + lost. */
+static bool ow_consistent(const ow_collect *c, char *why, size_t n)
+{
+	bool have = false;
+	uint64_t newer = 0, newer_lost = 0, lost = 0;
+	for (uint32_t i = 0; i < c->n; i++) {
+		const ow_item *it = &c->items[i];
+		if (it->type == RP_RECORD_LOST) {
+			lost += it->lost;
+			continue;
+		}
+		if (it->type != RP_RECORD_SAMPLE || it->size != 32) {
+			snprintf(why, n, "record %u: type %u size %u", i, it->type, it->size);
+			return false;
+		}
+		if (have && it->seq + 1 + newer_lost != newer) {
+			snprintf(why, n, "record %u: seq %llu then %llu with %llu lost between", i,
+			         (unsigned long long)newer, (unsigned long long)it->seq,
+			         (unsigned long long)newer_lost);
+			return false;
+		}
+		have = true;
+		newer = it->seq;
+		newer_lost = lost;
+		lost = 0;
+	}
+	return true;
+}
+
+/* The oldest sample of a read and the LOST count emitted with it. */
+static bool ow_oldest(const ow_collect *c, uint64_t *seq, uint64_t *lost)
+{
+	bool found = false;
+	uint64_t pending = 0;
+	for (uint32_t i = 0; i < c->n; i++) {
+		if (c->items[i].type == RP_RECORD_LOST) {
+			pending += c->items[i].lost;
+		} else {
+			*seq = c->items[i].seq;
+			*lost = pending;
+			pending = 0;
+			found = true;
+		}
+	}
+	return found;
+}
+
+static void test_overwrite_phases(tcase *t)
+{
+	ow_fixture o;
+	static ow_collect c;
+	rp_overwrite_report rep;
+	struct rbt_ctl ctl;
+	char why[256];
+	if (ow_open(&o, t))
+		goto out;
+
+	/* A: 100 records, all readable, newest first */
+	CHECK(fixture_run(o.f.prog_perf, 100, o.cpu) == 0, "run A");
+	c.n = 0;
+	int n = rp_overwrite_read(&o.ow, ow_fn, &c, &rep);
+	CHECK(n == 100, "A: %d records (%s)", n, rp_strerror(n));
+	CHECK(!c.err[0], "A: %s", c.err);
+	CHECK(c.items[0].seq == 99 && c.items[99].seq == 0, "A: newest %llu oldest %llu",
+	      (unsigned long long)c.items[0].seq, (unsigned long long)c.items[99].seq);
+	CHECK(ow_consistent(&c, why, sizeof why), "A: %s", why);
+	CHECK(rep.new_bytes == 3200 && rep.read_bytes == 3200 && rep.overwritten_bytes == 0,
+	      "A: new %llu read %llu over %llu", (unsigned long long)rep.new_bytes,
+	      (unsigned long long)rep.read_bytes, (unsigned long long)rep.overwritten_bytes);
+
+	/* B: 5000 records into 512 slots: the newest 512 readable, the rest overwritten */
+	for (int i = 0; i < 50; i++)
+		CHECK(fixture_run(o.f.prog_perf, 100, o.cpu) == 0, "run B");
+	c.n = 0;
+	n = rp_overwrite_read(&o.ow, ow_fn, &c, &rep);
+	CHECK(!c.err[0], "B: %s", c.err);
+	CHECK(n == 512, "B: %d records", n);
+	CHECK(c.items[0].seq == 5099, "B: newest %llu", (unsigned long long)c.items[0].seq);
+	CHECK(ow_consistent(&c, why, sizeof why), "B: %s", why);
+	CHECK(rep.new_bytes == 5000 * 32, "B: new bytes %llu", (unsigned long long)rep.new_bytes);
+	CHECK(rep.overwritten_bytes % 32 == 0 &&
+	      (uint64_t)n + rep.overwritten_bytes / 32 == 5000,
+	      "B: %d read + %llu overwritten bytes != 5000 records", n,
+	      (unsigned long long)rep.overwritten_bytes);
+	CHECK(rep.end == RP_EMPTY, "B: walk ended with %s", rp_strerror(rep.end));
+
+	/* C: writes while paused are lost; after resume a LOST record comes first */
+	CHECK(fixture_ctl(&o.f, &ctl) == 0, "ctl");
+	const uint64_t fail0 = ctl.perf_fail;
+	CHECK(rp_perf_pause_output(o.ev_fd, true) == 0, "pause");
+	CHECK(fixture_run(o.f.prog_perf, 50, o.cpu) == 0, "run C");
+	CHECK(rp_perf_pause_output(o.ev_fd, false) == 0, "resume");
+	CHECK(fixture_run(o.f.prog_perf, 1, o.cpu) == 0, "run C flush");
+	CHECK(fixture_ctl(&o.f, &ctl) == 0, "ctl");
+	CHECK(ctl.perf_fail - fail0 == 50, "C: %llu failed writes while paused (last err %lld)",
+	      (unsigned long long)(ctl.perf_fail - fail0), (long long)ctl.perf_last_err);
+	c.n = 0;
+	n = rp_overwrite_read(&o.ow, ow_fn, &c, &rep);
+	for (uint32_t i = 0; i < c.n && i < 4; i++)
+		printf("# C: record %u: type %u size %u seq %llu lost %llu\n", i, c.items[i].type,
+		       c.items[i].size, (unsigned long long)c.items[i].seq, (unsigned long long)c.items[i].lost);
+	CHECK(n == 2, "C: %d records", n);
+	/* LOST is reserved together with the flush sample, at the lower address */
+	CHECK(c.items[0].type == RP_RECORD_LOST && c.items[0].lost == 50, "C: no LOST{50} first");
+	CHECK(c.items[1].type == RP_RECORD_SAMPLE && c.items[1].seq == 5150, "C: flush sample missing");
+	CHECK(rep.lost == 50 && rep.overwritten_bytes == 0, "C: report lost %llu over %llu",
+	      (unsigned long long)rep.lost, (unsigned long long)rep.overwritten_bytes);
+out:
+	ow_close(&o);
+}
+
+/* D: a producer keeps writing while the reader takes snapshots. */
+static void test_overwrite_concurrent(tcase *t)
+{
+	ow_fixture o;
+	static ow_collect c;
+	rp_overwrite_report rep;
+	struct rbt_ctl ctl;
+	char why[256];
+	uint64_t samples = 0, lost = 0, over = 0;
+	int reads = 0, reads_over = 0;
+	bool have_prev = false;
+	uint64_t prev_newest = 0;
+	if (ow_open(&o, t))
+		goto out;
+
+	producer_arg a = { .prog_fd = o.f.prog_perf, .per_run = 20, .runs = 2000, .cpu = o.cpu,
+	                   .sleep_us = 200 };
+	pthread_t th;
+	CHECK(pthread_create(&th, NULL, producer_main, &a) == 0, "thread");
+	for (int k = 0;; k++) {
+		usleep(1000);
+		bool done = false;
+		if (fixture_ctl(&o.f, &ctl) == 0 && ctl.seq >= 2000u * 20)
+			done = true;
+		if (a.err)
+			done = true;
+		c.n = 0;
+		c.err[0] = 0;
+		int n = rp_overwrite_read(&o.ow, ow_fn, &c, &rep);
+		if (n < 0 || c.err[0] || !ow_consistent(&c, why, sizeof why)) {
+			a.stop = 1;
+			pthread_join(th, NULL);
+			CHECK(n >= 0, "read %d: %s", k, rp_strerror(n));
+			CHECK(!c.err[0], "read %d: %s", k, c.err);
+			CHECK(0, "read %d: %s", k, why);
+		}
+		reads++;
+		over += rep.overwritten_bytes;
+		if (rep.overwritten_bytes)
+			reads_over++;
+		/* chronological continuity with the previous read */
+		if (c.n > 0) {
+			uint64_t oldest_seq = 0, lost_before = 0;
+			const bool found = ow_oldest(&c, &oldest_seq, &lost_before);
+			if (found && have_prev && rep.overwritten_bytes == 0 &&
+			    oldest_seq != prev_newest + 1 + lost_before) {
+				a.stop = 1;
+				pthread_join(th, NULL);
+				CHECK(0, "read %d: oldest seq %llu, previous newest %llu, %llu lost between", k,
+				      (unsigned long long)oldest_seq, (unsigned long long)prev_newest,
+				      (unsigned long long)lost_before);
+			}
+			for (uint32_t i = 0; i < c.n; i++) {
+				if (c.items[i].type == RP_RECORD_SAMPLE) {
+					if (!have_prev || c.items[i].seq > prev_newest)
+						prev_newest = c.items[i].seq;
+					have_prev = true;
+					break;
+				}
+			}
+		}
+		for (uint32_t i = 0; i < c.n; i++) {
+			if (c.items[i].type == RP_RECORD_SAMPLE)
+				samples++;
+			else
+				lost += c.items[i].lost;
+		}
+		if (done)
+			break;
+	}
+	pthread_join(th, NULL);
+	CHECK(a.err == 0, "producer: %s", rp_strerror(a.err));
+	/* final flush write so that a pending LOST is emitted, then read */
+	CHECK(fixture_run(o.f.prog_perf, 1, o.cpu) == 0, "flush");
+	c.n = 0;
+	int n = rp_overwrite_read(&o.ow, ow_fn, &c, &rep);
+	CHECK(n >= 1 && ow_consistent(&c, why, sizeof why), "final read: %d %s", n, why);
+	over += rep.overwritten_bytes;
+	for (uint32_t i = 0; i < c.n; i++) {
+		if (c.items[i].type == RP_RECORD_SAMPLE)
+			samples++;
+		else
+			lost += c.items[i].lost;
+	}
+	CHECK(fixture_ctl(&o.f, &ctl) == 0, "ctl");
+	printf("# overwrite: %d reads (%d with overwritten data), %llu samples read, %llu lost (LOST), "
+	       "%llu bytes overwritten; producer ok %llu failed %llu\n",
+	       reads + 1, reads_over, (unsigned long long)samples, (unsigned long long)lost,
+	       (unsigned long long)over, (unsigned long long)ctl.perf_ok,
+	       (unsigned long long)ctl.perf_fail);
+	CHECK(samples + lost <= ctl.seq, "more records than attempts");
+	if (over == 0) {
+		CHECK(samples == ctl.perf_ok, "samples read %llu != written %llu",
+		      (unsigned long long)samples, (unsigned long long)ctl.perf_ok);
+		CHECK(lost == ctl.perf_fail, "LOST sum %llu != failed writes %llu",
+		      (unsigned long long)lost, (unsigned long long)ctl.perf_fail);
+	} else {
+		CHECK(samples + over / 24 >= ctl.perf_ok - ctl.perf_ok / 1000, "accounting far off");
+	}
+out:
+	ow_close(&o);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(tcase *);
+	} tests[] = {
+		{ "ringbuf round trip with discards (BPF_PROG_TEST_RUN)", test_ringbuf_roundtrip },
+		{ "ringbuf conservation, two rings in one set, small ring", test_ringbuf_conservation },
+		{ "ringbuf wrong map type and closed fd", test_ringbuf_bad_map },
+		{ "overwrite ring: newest first, overwrite accounting, LOST after pause", test_overwrite_phases },
+		{ "overwrite ring read while a producer writes", test_overwrite_concurrent },
+	};
+	const int n = (int)(sizeof tests / sizeof tests[0]);
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s ringbuf_test.bpf.o\n", argv[0]);
+		return 2;
+	}
+	bpf_path = argv[1];
+	libbpf_set_print(NULL);
+	/* Probe: can this process use bpf() at all? */
+	int probe = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, NULL);
+	if (probe < 0 && refused(-errno))
+		bpf_refused = -errno;
+	if (probe >= 0)
+		close(probe);
+	printf("1..%d\n", n);
+	for (int i = 0; i < n; i++) {
+		tcase t;
+		memset(&t, 0, sizeof t);
+		tests[i].fn(&t);
+		tap_report(tests[i].name, &t);
+	}
+	return tap_failed ? 1 : 0;
+}
