@@ -13,7 +13,7 @@ $(BENCH_DIR)/obj/%.o: bench/%.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BENCH_BIN): $(BENCH_OBJS) $(BUILD)/lib/libringproof.a
-	$(CC) $(ALL_CFLAGS) -o $@ $(BENCH_OBJS) $(BUILD)/lib/libringproof.a -lbpf -lelf -lz
+	$(CC) $(ALL_CFLAGS) -o $@ $(BENCH_OBJS) $(BUILD)/lib/libringproof.a -lbpf -lelf -lz -lpthread
 
 -include $(BENCH_OBJS:.o=.d)
 
