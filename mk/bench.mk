@@ -6,6 +6,8 @@ BENCH_BIN  = $(BENCH_DIR)/ringproof-bench
 BENCH_SRCS = $(sort $(wildcard bench/*.c))
 BENCH_OBJS = $(patsubst bench/%.c,$(BENCH_DIR)/obj/%.o,$(BENCH_SRCS))
 
+ALL_TARGETS += $(BENCH_BIN)
+
 .PHONY: bench
 
 $(BENCH_DIR)/obj/%.o: bench/%.c
