@@ -1,5 +1,9 @@
 #include "rp_records.h"
 
+/*@ assigns \nothing;
+    ensures \result.n0 == 0 && \result.n1 == 0 && \result.p1 == b.p1;
+    ensures rp_span_ok(\result);
+*/
 static rp_span empty_span(rp_span b)
 {
 	rp_span e = { b.p0, b.p1, 0u, 0u };

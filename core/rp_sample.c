@@ -18,6 +18,9 @@ uint32_t rp_popcount64(uint64_t m)
 	return n;
 }
 
+/*@ assigns \nothing;
+    ensures \result <= 48;
+*/
 static uint32_t id_trailer_size(uint64_t st)
 {
 	uint32_t n = 0;
@@ -63,6 +66,10 @@ bool rp_callchain_is_context(uint64_t ip)
 	return ip >= (uint64_t)-4095;
 }
 
+/*@ assigns \nothing;
+    ensures \result.n0 == 0 && \result.n1 == 0 && \result.p1 == b.p1;
+    ensures rp_span_ok(\result);
+*/
 static rp_span empty_span(rp_span b)
 {
 	rp_span e = { b.p0, b.p1, 0u, 0u };

@@ -382,6 +382,76 @@ static void raw_phase(void)
 	close(fd);
 }
 
+/* Ring D: a 2-page ring too small for the samples it gets, so the kernel
+ * drops some and reports them with a LOST record once there is room again;
+ * a 10 us period also invites THROTTLE/UNTHROTTLE. */
+static void lost_phase(void)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.sample_period = 10000;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_ID;
+	a.sample_stack_user = 3000;
+	a.sample_id_all = 1;
+	a.disabled = 1;
+	int fd = perf_open(&a, 0, -1, -1);
+	ring rg;
+	if (fd < 0 || ring_map(&rg, fd, 2) != 0) {
+		result("SKIP", "parsers-kernel/lost", "event refused: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	rp_sample_layout L;
+	rp_sample_layout_make(a.sample_type, 0, 0, 0, 0, true, &L);
+	stats st;
+	memset(&st, 0, sizeof st);
+	st.pid = getpid();
+	uint64_t lost = 0;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (int round = 0; round < 4; round++) {
+		spin_ms(5);
+		uint64_t head = __atomic_load_n(&rg.pg->data_head, __ATOMIC_ACQUIRE);
+		uint64_t tail = rg.pg->data_tail;
+		static rp_event ev;
+		rp_record rec;
+		while (rp_ring_next(&rg.r, head, &tail, &rec) == RP_OK) {
+			if (rec.type < 32)
+				st.by_type[rec.type]++;
+			rp_status s = rp_record_parse(&L, &rec, &ev);
+			if (s != RP_OK) {
+				if (!st.errors)
+					snprintf(st.first_error, sizeof st.first_error, "type %u size %u: %s",
+					         rec.type, rec.size, rp_status_text(s));
+				st.errors++;
+			} else if (rec.type == RP_RECORD_LOST) {
+				lost += ev.lost.lost;
+			}
+		}
+		__atomic_store_n(&rg.pg->data_tail, tail, __ATOMIC_RELEASE);
+	}
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	printf("# ring D:");
+	for (int i = 0; i < 32; i++)
+		if (st.by_type[i])
+			printf(" type%d=%u", i, st.by_type[i]);
+	printf(" (lost %llu)\n", (unsigned long long)lost);
+	CHECK("parsers-kernel/lost-ring-decodes", st.errors == 0, "%u errors, first: %s", st.errors, st.first_error);
+	if (st.by_type[RP_RECORD_LOST])
+		CHECK("parsers-kernel/lost", lost > 0, "LOST records count 0");
+	else
+		result("SKIP", "parsers-kernel/lost", "the kernel dropped nothing this run");
+	if (st.by_type[RP_RECORD_THROTTLE] || st.by_type[RP_RECORD_UNTHROTTLE])
+		result("PASS", "parsers-kernel/throttle", NULL);
+	else
+		result("SKIP", "parsers-kernel/throttle", "no THROTTLE/UNTHROTTLE this run (covered by unit tests)");
+	munmap(rg.base, rg.len);
+	close(fd);
+}
+
 int main(void)
 {
 	const char *rp = getenv("RP_RESULTS");
@@ -613,6 +683,7 @@ int main(void)
 	else
 		result("SKIP", "parsers-kernel/cgroup", "cannot create a cgroup: %s", strerror(errno));
 	raw_phase();
+	lost_phase();
 	if (results)
 		fclose(results);
 	return failures ? 1 : 0;
