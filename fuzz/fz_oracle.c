@@ -36,6 +36,13 @@ uint64_t fz_check_drain(const rp_ring *ring, uint64_t head, uint64_t tail_before
 	FZ_CHECK(st == RP_EMPTY || st == RP_MORE || (st <= RP_E_OVERRUN && st >= RP_E_TRUNCATED),
 	         "unexpected drain status %d", (int)st);
 	FZ_CHECK(rp_status_text(st) != NULL, "status %d has no text", (int)st);
+	/* the contract's first two checks, before any record is read */
+	if (avail > ring->size)
+		FZ_CHECK(count == 0 && st == RP_E_OVERRUN, "head - tail = %" PRIu64 " > size %" PRIu64
+		         " but %u records, status %d", avail, ring->size, count, (int)st);
+	else if (tail_before % 8u != 0)
+		FZ_CHECK(count == 0 && st == RP_E_TAIL_ALIGN, "tail %" PRIu64 " unaligned but %u records, status %d",
+		         tail_before, count, (int)st);
 	FZ_CHECK(count <= avail / 8u, "%u records from %" PRIu64 " bytes", count, avail);
 	for (uint32_t k = 0; k < count; k++) {
 		const rp_record *r = &recs[k];

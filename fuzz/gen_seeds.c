@@ -153,7 +153,7 @@ static void image_seeds(void)
 	/* corruption classes, each after two good records */
 	static const struct { const char *name; uint16_t size; } bad[] = {
 		{ "bad-size0", 0 }, { "bad-size4", 4 }, { "bad-size12", 12 }, { "bad-size65535", 65535 },
-		{ "bad-size-long", 4096 },
+		{ "bad-size-long", 4096 }, { "bad-size-avail8", 24 },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		memset(&m, 0, sizeof m);
