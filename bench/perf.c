@@ -19,6 +19,11 @@
 
 #define PERF_PAGES 1024 /* 4 MiB data area */
 #define MAX_K 16384
+/* Records decoded per rp_ring_drain call before their payloads are read: a
+ * small batch keeps the headers in L1 for the payload pass. */
+#ifndef RPB_CORE_BATCH
+#define RPB_CORE_BATCH 16
+#endif
 
 typedef struct consumed {
 	uint64_t sum;
@@ -63,14 +68,14 @@ static int ad_record(void *ctx, const rp_record *rec)
  * sample, checksum both slices, release-store tail once. */
 static int rp_consume(struct perf_event_mmap_page *pg, const rp_ring *ring, consumed *c)
 {
-	rp_record recs[256];
+	rp_record recs[RPB_CORE_BATCH];
 	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = __atomic_load_n(&pg->data_tail, __ATOMIC_RELAXED);
 	rp_status st;
 
 	do {
 		uint32_t n = 0;
-		st = rp_ring_drain(ring, head, &tail, recs, 256, &n);
+		st = rp_ring_drain(ring, head, &tail, recs, RPB_CORE_BATCH, &n);
 		for (uint32_t i = 0; i < n; i++) {
 			rp_bpf_output out;
 			if (rp_bpf_output_view(&recs[i], &out) != RP_OK) {
