@@ -64,25 +64,35 @@ rp_status rp_ringbuf_next(const rp_ring *ring, uint64_t producer,
 	const uint64_t off = rp_rb_offset(c, ring->size);
 	/* Division, not masks: the bit tests prove as arithmetic. */
 	const uint32_t word = rp_rb_load32(ring->data + off);
+	//@ assert word == rp_rb_word(ring, rp_off(c, ring->size));
 	if (word >= 2147483648u)
 		return RP_BUSY;
+	//@ assert !rp_rb_is_busy(rp_rb_word(ring, rp_off(c, ring->size)));
 	const uint32_t len = word % 1073741824u;
+	//@ assert len == rp_rb_len(rp_rb_word(ring, rp_off(c, ring->size)));
 	const uint64_t total = ((uint64_t)len + 7u) / 8u * 8u + 8u;
+	//@ assert rb_total: total == rp_rb_total(len);
+	//@ assert rb_fits: len + 8 <= total;
 	if (total > avail)
 		return RP_E_RB_LEN;
+	//@ assert rb_in: len + 8 <= ring->size;
+	const bool discarded = (word / 1073741824u) % 2u == 1u;
+	//@ assert rb_d: discarded <==> rp_rb_is_discard(rp_rb_word(ring, rp_off(c, ring->size)));
 
-	const uint64_t data_off = off + 8u == ring->size ? 0 : off + 8u;
+	const uint64_t data_off = off + 8u >= ring->size ? 0 : off + 8u;
 	const uint64_t room = ring->size - data_off;
-	const uint32_t n0 = len <= room ? len : (uint32_t)room;
+	rp_span d;
+	d.p0 = ring->data + data_off;
+	d.n0 = len <= room ? len : (uint32_t)room;
+	d.p1 = ring->data;
+	d.n1 = len - d.n0;
+	//@ assert rb_span: rp_rb_data_in_ring(ring, off, len, d);
 
 	rec->pos = c;
 	rec->len = len;
 	rec->size = (uint32_t)total;
-	rec->discarded = (word / 1073741824u) % 2u == 1u;
-	rec->data.p0 = ring->data + data_off;
-	rec->data.n0 = n0;
-	rec->data.p1 = ring->data;
-	rec->data.n1 = len - n0;
+	rec->discarded = discarded;
+	rec->data = d;
 	*consumer = rp_rb_advance(c, total);
 	return RP_OK;
 }
@@ -107,8 +117,8 @@ rp_status rp_ringbuf_drain(const rp_ring *ring, uint64_t producer,
 	                     !recs[k].discarded && recs[k].pos % 8 == 0 &&
 	                     recs[k].size == rp_rb_total(recs[k].len);
 	    loop invariant \forall integer k; 0 <= k < n ==>
-	                     rp_body_in_ring(ring, rp_off(recs[k].pos, ring->size),
-	                                     recs[k].len + 8, recs[k].data);
+	                     rp_rb_data_in_ring(ring, rp_off(recs[k].pos, ring->size),
+	                                        recs[k].len, recs[k].data);
 	    loop assigns n, c, skipped, st, recs[0 .. max - 1];
 	    loop variant rp_dist(producer, c);
 	*/

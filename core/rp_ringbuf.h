@@ -48,6 +48,22 @@ typedef struct rp_rb_record {
   predicate rp_rb_is_busy(integer w) = w >= 2147483648;
   predicate rp_rb_is_discard(integer w) = (w / 1073741824) % 2 == 1;
   logic integer rp_rb_total(integer len) = ((len + 7) / 8) * 8 + 8;
+
+  // Where the payload starts when the header is at offset o (o + 8 <= size).
+  // The condition is written >=, not ==: an == test inside a logic ?: did
+  // not prove with cvc4/cvc5 through Why3 1.5 here.
+  logic integer rp_rb_data_off(integer o, integer size) = o + 8 >= size ? 0 : o + 8;
+
+  // The len payload bytes of the record whose header is at offset o: in the
+  // ring, wrapping at most once, never reaching back into the header.
+  predicate rp_rb_data_in_ring(rp_ring *r, integer o, integer len, rp_span b) =
+    b.p0 == r->data + rp_rb_data_off(o, r->size) &&
+    b.n0 <= r->size - rp_rb_data_off(o, r->size) &&
+    b.p1 == r->data &&
+    (b.n1 == 0 || b.n0 == r->size - rp_rb_data_off(o, r->size)) &&
+    (b.n1 == 0 || b.n1 <= o) &&
+    b.n0 + b.n1 == len &&
+    rp_span_ok(b);
 */
 
 /* Decode the record at *consumer.
@@ -107,9 +123,9 @@ typedef struct rp_rb_record {
       ensures rec->pos == \old(*consumer);
       ensures rec->len == rp_rb_len(rp_rb_word(ring, rp_off(\old(*consumer), ring->size)));
       ensures rec->size == rp_rb_total(rec->len);
-      ensures rec->discarded <==>
+      ensures rb_disc: rec->discarded <==>
                 rp_rb_is_discard(rp_rb_word(ring, rp_off(\old(*consumer), ring->size)));
-      ensures rp_body_in_ring(ring, rp_off(\old(*consumer), ring->size), rec->len + 8, rec->data);
+      ensures rb_data: rp_rb_data_in_ring(ring, rp_off(\old(*consumer), ring->size), rec->len, rec->data);
       ensures *consumer % 8 == 0;
       ensures rp_dist(*consumer, \old(*consumer)) == rec->size;
       ensures rp_dist(producer, *consumer) == rp_dist(producer, \old(*consumer)) - rec->size;
@@ -146,7 +162,7 @@ rp_status rp_ringbuf_next(const rp_ring *ring, uint64_t producer,
     ensures \forall integer k; 0 <= k < *count ==>
               !recs[k].discarded && recs[k].pos % 8 == 0 &&
               recs[k].size == rp_rb_total(recs[k].len) &&
-              rp_body_in_ring(ring, rp_off(recs[k].pos, ring->size), recs[k].len + 8, recs[k].data);
+              rp_rb_data_in_ring(ring, rp_off(recs[k].pos, ring->size), recs[k].len, recs[k].data);
     ensures \result == RP_EMPTY ==> *consumer == producer;
     ensures \result == RP_MORE ==> *count == max && *consumer != producer;
     ensures \result == RP_EMPTY || \result == RP_MORE || \result == RP_BUSY || \result < 0;
