@@ -209,6 +209,8 @@ static void roundtrip_seeds(void)
 		{ "size-long-head", 0, 4, 0x81, 4096 },
 		{ "tail-align", 0, 5, 5, 512 },
 		{ "overrun", 3, 6, 2, UINT64_MAX - 7 },
+		{ "raw-long", 0, 7, 1, 8192 - 40 },
+		{ "raw-huge", 1, 7, 0x84, 96 },
 	};
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
 		size_t n = 0;

@@ -7,7 +7,7 @@
  * record before it.
  * Input:
  *   [0] ring size selector (8 KiB << (b & 3))   [1] batch-size selector
- *   [2] corruption class (b % 7, see enum)       [3] corruption parameter
+ *   [2] corruption class (b % 8, see enum)       [3] corruption parameter
  *   [4..12) tail (u64 LE, aligned down to 8)     [12] stale fill byte
  *   then records: kind (bit0: LOST, bit1: long payload), misc u16, len u16,
  *   then payload (SAMPLE: n bytes, n = len % 1024 or len if long) or
@@ -24,7 +24,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-enum corruption { C_NONE, C_SIZE0, C_SIZE_SHORT, C_SIZE_ALIGN, C_SIZE_LONG, C_TAIL_ALIGN, C_OVERRUN, C_COUNT };
+/* C_RAW_LONG: a SAMPLE whose raw size reaches past its record; the drain goes
+ * on, only that record's BPF-output view must fail. */
+enum corruption { C_NONE, C_SIZE0, C_SIZE_SHORT, C_SIZE_ALIGN, C_SIZE_LONG, C_TAIL_ALIGN, C_OVERRUN, C_RAW_LONG, C_COUNT };
 
 #define MAX_RECS 8192u /* 64 KiB / 8 */
 #define MAX_PAYLOAD 65516u
@@ -37,6 +39,7 @@ typedef struct want_rec {
 	uint32_t n;            /* SAMPLE: payload bytes written */
 	const uint8_t *payload; /* SAMPLE: into the input */
 	uint64_t id, lost;     /* LOST */
+	int raw_bad;           /* SAMPLE: raw size corrupted */
 } want_rec;
 
 static want_rec want[MAX_RECS];
@@ -61,7 +64,10 @@ static void check_record(const rp_record *g, const want_rec *w, uint8_t fill)
 	rp_lost lo;
 	const rp_status bs = rp_bpf_output_view(g, &bo);
 	const rp_status ls = rp_lost_view(g, &lo);
-	if (w->type == RP_RECORD_SAMPLE) {
+	if (w->raw_bad) {
+		FZ_CHECK(bs == RP_E_BODY_SHORT && ls == RP_E_TYPE, "sample at %" PRIu64 " with raw size past its end:"
+		         " views %d %d", g->pos, (int)bs, (int)ls);
+	} else if (w->type == RP_RECORD_SAMPLE) {
 		FZ_CHECK(bs == RP_OK && ls == RP_E_TYPE, "sample at %" PRIu64 ": views %d %d", g->pos, (int)bs, (int)ls);
 		const uint32_t raw = ((w->n + 4u + 7u) & ~7u) - 4u;
 		FZ_CHECK(bo.raw_size == raw && (uint64_t)bo.data.n0 + bo.data.n1 == raw, "raw size %u, want %u",
@@ -151,7 +157,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t good = nrec;     /* records expected before the stop */
 	int want_st = RP_EMPTY;
 	uint64_t stop = head;     /* tail expected at the stop */
-	if (corr != C_NONE && nrec > 0) {
+	if (corr == C_RAW_LONG && nrec > 0) {
+		const uint32_t k = param % nrec;
+		if (want[k].type == RP_RECORD_SAMPLE) {
+			/* raw + 4 > size - 8: anything from one byte too long to u32 max */
+			uint8_t rawsz[4];
+			const uint32_t raw = (param & 0x80u) ? UINT32_MAX - (param & 0x7fu)
+			                                     : want[k].size - 12u + 1u + (param & 0x7fu);
+			fz_put_le32(rawsz, raw);
+			put(page, rsize, want[k].pos + 8u, rawsz, 4);
+			want[k].raw_bad = 1;
+		}
+	} else if (corr != C_NONE && nrec > 0) {
 		const uint32_t k = param % nrec;
 		const uint64_t o = want[k].pos % rsize;
 		uint8_t sz[2];
