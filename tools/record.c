@@ -321,6 +321,14 @@ int rpt_cmd_record(int argc, char **argv)
 	}
 	rpt_perfset set;
 	int err = rpt_perfset_open(&set, &attr, child, REC_PAGES);
+	if ((err == -EACCES || err == -EPERM) && !attr.exclude_kernel) {
+		/* like perf: without CAP_PERFMON, paranoid 2 still allows user-space samples */
+		attr.exclude_kernel = 1;
+		attr.exclude_hv = 1;
+		err = rpt_perfset_open(&set, &attr, child, REC_PAGES);
+		if (!err)
+			fprintf(stderr, "%s record: kernel samples not permitted, sampling user space only\n", rpt_prog);
+	}
 	if (err) {
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);

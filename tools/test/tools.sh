@@ -11,7 +11,7 @@ RB_OBJ=$DIR/bpf/bench_ringbuf.bpf.o
 T=$(mktemp -d)
 PIN=/sys/fs/bpf/ringproof-test-$$
 n=0
-cleanup() { rm -rf "$T"; rm -f "$PIN-perf" "$PIN-rb"; }
+cleanup() { rm -rf "$T"; rm -f "$PIN-perf" "$PIN-rb" 2>/dev/null; }
 trap cleanup EXIT
 
 ok()   { n=$((n + 1)); echo "ok $n - $1"; }
@@ -159,7 +159,7 @@ print(sum(1 for l in open(sys.argv[1]) if json.loads(l) == {"cpu": 0, "size": 20
     timeout 0.5 "$EMIT" perf "$PERF_OBJ" "$PIN-perf" 1 20 2> /dev/null; erc=$?
     check "pipe removes its buffers from the map on exit" test "$erc" != 0
   fi
-  rm -f "$PIN-perf"
+  rm -f "$PIN-perf" 2>/dev/null
 
   "$EMIT" pin-ringbuf "$PIN-rb" 2> "$T/err" && "$EMIT" ringbuf "$RB_OBJ" "$PIN-rb" 3 20 2>> "$T/err"; erc=$?
   if [ $erc = 3 ]; then
@@ -176,7 +176,7 @@ print(sum(1 for l in open(sys.argv[1]) if json.loads(l) == {"size": 20, "data": 
     rc=$(run "$RP" pipe "$PIN-rb" --cpu 0)
     check "pipe RINGBUF --cpu is a usage error" test "$rc" = 2
   fi
-  rm -f "$PIN-rb"
+  rm -f "$PIN-rb" 2>/dev/null
 fi
 
 # ---- record ------------------------------------------------------------------
