@@ -117,7 +117,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (uint32_t i = 0; i + 8u < g->size; i++)
 				FZ_CHECK(span_at(&g->body, i) == want.body[i], "pos %" PRIu64 " body byte %u", g->pos, i);
 			compare_views(g);
-			check_span_api(&g->body, want.body, g->size - 8u, (uint32_t)(g->pos / 8u) ^ img.max_sel);
+			/* the span API on the first records of a batch and on wrapped bodies */
+			if (k < 2 || g->body.n1 > 0)
+				check_span_api(&g->body, want.body, g->size - 8u, (uint32_t)(g->pos / 8u) ^ img.max_sel);
 			ref_tail = next;
 		}
 		FZ_CHECK(tail == ref_tail, "core tail %" PRIu64 ", reference %" PRIu64, tail, ref_tail);
