@@ -90,7 +90,7 @@ void rp_take_string(rp_span s, uint32_t *off, rp_span *out)
 
 	/*@ loop invariant 0 <= n <= room;
 	    loop invariant start + room == rp_span_len(s);
-	    loop invariant \forall integer k; 0 <= k < n ==> rp_span_at(s, start + k) != 0;
+	    loop invariant \forall integer k; start <= k < start + n ==> rp_span_at(s, k) != 0;
 	    loop assigns n;
 	    loop variant room - n;
 	*/
@@ -103,4 +103,17 @@ void rp_take_string(rp_span s, uint32_t *off, rp_span *out)
 	//@ assert n == room || rp_span_at(s, start + n) == 0;
 	(void)rp_take_span(s, off, n, out);
 	*off = s.n0 + s.n1;
+}
+
+bool rp_take_opt_u64(rp_span s, uint32_t *off, bool present, uint64_t *out)
+{
+	*out = 0u;
+	return !present || rp_take_u64(s, off, out);
+}
+
+bool rp_take_opt_u32x2(rp_span s, uint32_t *off, bool present, uint32_t *a, uint32_t *c)
+{
+	*a = 0u;
+	*c = 0u;
+	return !present || (rp_take_u32(s, off, a) && rp_take_u32(s, off, c));
 }

@@ -169,11 +169,31 @@ bool rp_take_array(rp_span s, uint32_t *off, uint64_t count, uint32_t esz,
     ensures *off == rp_span_len(s);
     ensures rp_span_slice(*out, s, \old(*off), rp_span_len(*out));
     ensures rp_span_inside(*out, s);
-    ensures \forall integer k; 0 <= k < rp_span_len(*out) ==>
-              rp_span_at(s, \old(*off) + k) != 0;
+    ensures \forall integer k; \old(*off) <= k < \old(*off) + rp_span_len(*out) ==>
+              rp_span_at(s, k) != 0;
     ensures \old(*off) + rp_span_len(*out) == rp_span_len(s) ||
             rp_span_at(s, \old(*off) + rp_span_len(*out)) == 0;
 */
 void rp_take_string(rp_span s, uint32_t *off, rp_span *out);
+
+/* An optional u64: when present, take it (false if it does not fit); when
+ * absent, write 0 and leave *off. */
+/*@ requires rp_cur_ok(s, off);
+    requires \valid(out) && \separated(out, off);
+    requires \separated(out, s.p0 + (0 .. s.n0 - 1), s.p1 + (0 .. s.n1 - 1));
+    assigns *off, *out;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(s);
+*/
+bool rp_take_opt_u64(rp_span s, uint32_t *off, bool present, uint64_t *out);
+
+/* Two optional u32 (pid/tid, cpu/res), the same way. */
+/*@ requires rp_cur_ok(s, off);
+    requires \valid(a) && \valid(c) && \separated(a, c, off);
+    requires \separated(a, s.p0 + (0 .. s.n0 - 1), s.p1 + (0 .. s.n1 - 1));
+    requires \separated(c, s.p0 + (0 .. s.n0 - 1), s.p1 + (0 .. s.n1 - 1));
+    assigns *off, *a, *c;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(s);
+*/
+bool rp_take_opt_u32x2(rp_span s, uint32_t *off, bool present, uint32_t *a, uint32_t *c);
 
 #endif

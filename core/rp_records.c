@@ -14,41 +14,20 @@ rp_status rp_sample_id_parse(const rp_sample_layout *L, rp_span body, rp_sample_
 {
 	const uint64_t st = L->sample_type;
 	const uint32_t len = body.n0 + body.n1;
-	rp_sample_id sid = { 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u };
+	rp_sample_id sid;
 
 	if (len < L->id_size)
 		return RP_E_BODY_SHORT;
 	uint32_t off = len - L->id_size;
-	if (st & RP_SAMPLE_TID) {
-		if (!rp_take_u32(body, &off, &sid.pid) || !rp_take_u32(body, &off, &sid.tid))
-			return RP_E_BODY_SHORT;
-		sid.present += RP_SAMPLE_TID;
-	}
-	if (st & RP_SAMPLE_TIME) {
-		if (!rp_take_u64(body, &off, &sid.time))
-			return RP_E_BODY_SHORT;
-		sid.present += RP_SAMPLE_TIME;
-	}
-	if (st & RP_SAMPLE_ID) {
-		if (!rp_take_u64(body, &off, &sid.id))
-			return RP_E_BODY_SHORT;
-		sid.present += RP_SAMPLE_ID;
-	}
-	if (st & RP_SAMPLE_STREAM_ID) {
-		if (!rp_take_u64(body, &off, &sid.stream_id))
-			return RP_E_BODY_SHORT;
-		sid.present += RP_SAMPLE_STREAM_ID;
-	}
-	if (st & RP_SAMPLE_CPU) {
-		if (!rp_take_u32(body, &off, &sid.cpu) || !rp_take_u32(body, &off, &sid.res))
-			return RP_E_BODY_SHORT;
-		sid.present += RP_SAMPLE_CPU;
-	}
-	if (st & RP_SAMPLE_IDENTIFIER) {
-		if (!rp_take_u64(body, &off, &sid.identifier))
-			return RP_E_BODY_SHORT;
-		sid.present += RP_SAMPLE_IDENTIFIER;
-	}
+	sid.present = st & (RP_SAMPLE_TID | RP_SAMPLE_TIME | RP_SAMPLE_ID | RP_SAMPLE_STREAM_ID |
+	                    RP_SAMPLE_CPU | RP_SAMPLE_IDENTIFIER);
+	if (!rp_take_opt_u32x2(body, &off, st & RP_SAMPLE_TID, &sid.pid, &sid.tid) ||
+	    !rp_take_opt_u64(body, &off, st & RP_SAMPLE_TIME, &sid.time) ||
+	    !rp_take_opt_u64(body, &off, st & RP_SAMPLE_ID, &sid.id) ||
+	    !rp_take_opt_u64(body, &off, st & RP_SAMPLE_STREAM_ID, &sid.stream_id) ||
+	    !rp_take_opt_u32x2(body, &off, st & RP_SAMPLE_CPU, &sid.cpu, &sid.res) ||
+	    !rp_take_opt_u64(body, &off, st & RP_SAMPLE_IDENTIFIER, &sid.identifier))
+		return RP_E_BODY_SHORT;
 	*out = sid;
 	return RP_OK;
 }
@@ -196,6 +175,101 @@ static bool parse_callchain_deferred(rp_span p, uint32_t *off, rp_ev_callchain_d
 	       rp_take_array(p, off, o->nr, 8u, &o->ips);
 }
 
+/*@ requires rp_cur_ok(p, off);
+    requires \valid(o) && \separated(o, off);
+    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    assigns *off, *o;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p);
+*/
+static bool parse_lost(rp_span p, uint32_t *off, rp_ev_lost *o)
+{
+	return rp_take_u64(p, off, &o->id) && rp_take_u64(p, off, &o->lost);
+}
+
+/*@ requires rp_cur_ok(p, off);
+    requires \valid(o) && \separated(o, off);
+    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    assigns *off, *o;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+                                 rp_span_inside(o->comm, p);
+*/
+static bool parse_comm(rp_span p, uint32_t *off, rp_ev_comm *o)
+{
+	if (!take_pid_tid(p, off, &o->pid, &o->tid))
+		return false;
+	rp_take_string(p, off, &o->comm);
+	return true;
+}
+
+/*@ requires rp_cur_ok(p, off);
+    requires \valid(o) && \separated(o, off);
+    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    assigns *off, *o;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p);
+*/
+static bool parse_task(rp_span p, uint32_t *off, rp_ev_task *o)
+{
+	return rp_take_u32(p, off, &o->pid) && rp_take_u32(p, off, &o->ppid) &&
+	       rp_take_u32(p, off, &o->tid) && rp_take_u32(p, off, &o->ptid) &&
+	       rp_take_u64(p, off, &o->time);
+}
+
+/* Three u64 (THROTTLE/UNTHROTTLE: time, id, stream_id; AUX: offset, size, flags). */
+/*@ requires rp_cur_ok(p, off);
+    requires \valid(x) && \valid(y) && \valid(z) && \separated(x, y, z, off);
+    requires \separated(x, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires \separated(y, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires \separated(z, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    assigns *off, *x, *y, *z;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p);
+*/
+static bool parse_3u64(rp_span p, uint32_t *off, uint64_t *x, uint64_t *y, uint64_t *z)
+{
+	return rp_take_u64(p, off, x) && rp_take_u64(p, off, y) && rp_take_u64(p, off, z);
+}
+
+/*@ requires rp_layout_ok(L);
+    requires rp_cur_ok(p, off);
+    requires \valid(o) && \separated(o, off, L);
+    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    assigns *off, *o;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+                                 rp_read_inside(&o->values, p);
+*/
+static bool parse_read(const rp_sample_layout *L, rp_span p, uint32_t *off, rp_ev_read *o)
+{
+	return take_pid_tid(p, off, &o->pid, &o->tid) &&
+	       rp_take_read_values(p, off, L->read_format, &o->values) == RP_OK;
+}
+
+/*@ requires rp_cur_ok(p, off);
+    requires \valid(o) && \separated(o, off);
+    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    assigns *off, *o;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+                                 rp_span_inside(o->tag, p);
+*/
+static bool parse_bpf_event(rp_span p, uint32_t *off, rp_ev_bpf_event *o)
+{
+	return rp_take_u16(p, off, &o->type) && rp_take_u16(p, off, &o->flags) &&
+	       rp_take_u32(p, off, &o->id) && rp_take_span(p, off, 8u, &o->tag);
+}
+
+/*@ requires rp_cur_ok(p, off);
+    requires \valid(o) && \separated(o, off);
+    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    assigns *off, *o;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+                                 rp_span_inside(o->path, p);
+*/
+static bool parse_cgroup(rp_span p, uint32_t *off, rp_ev_cgroup *o)
+{
+	if (!rp_take_u64(p, off, &o->id))
+		return false;
+	rp_take_string(p, off, &o->path);
+	return true;
+}
+
 /*@ requires rp_layout_ok(L);
     requires rp_cur_ok(p, off);
     requires \valid(out) && \separated(out, off, L);
@@ -222,80 +296,69 @@ static bool parse_callchain_deferred(rp_span p, uint32_t *off, rp_ev_callchain_d
 static rp_status parse_payload(const rp_sample_layout *L, rp_span p, uint32_t *off,
                                uint32_t type, uint16_t misc, rp_event *out)
 {
-	bool ok = false;
+	bool ok;
 
+	/* one call per type and a direct return: no merged paths */
 	switch (type) {
 	case RP_RECORD_MMAP:
 		ok = parse_mmap(p, off, &out->mmap);
-		break;
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	case RP_RECORD_LOST:
-		ok = rp_take_u64(p, off, &out->lost.id) && rp_take_u64(p, off, &out->lost.lost);
-		break;
+		ok = parse_lost(p, off, &out->lost);
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	case RP_RECORD_COMM:
-		ok = take_pid_tid(p, off, &out->comm.pid, &out->comm.tid);
-		if (ok)
-			rp_take_string(p, off, &out->comm.comm);
-		break;
+		ok = parse_comm(p, off, &out->comm);
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	case RP_RECORD_EXIT:
 	case RP_RECORD_FORK:
-		ok = rp_take_u32(p, off, &out->task.pid) && rp_take_u32(p, off, &out->task.ppid) &&
-		     rp_take_u32(p, off, &out->task.tid) && rp_take_u32(p, off, &out->task.ptid) &&
-		     rp_take_u64(p, off, &out->task.time);
-		break;
+		ok = parse_task(p, off, &out->task);
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	case RP_RECORD_THROTTLE:
 	case RP_RECORD_UNTHROTTLE:
-		ok = rp_take_u64(p, off, &out->throttle.time) && rp_take_u64(p, off, &out->throttle.id) &&
-		     rp_take_u64(p, off, &out->throttle.stream_id);
-		break;
+		ok = parse_3u64(p, off, &out->throttle.time, &out->throttle.id, &out->throttle.stream_id);
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	case RP_RECORD_READ:
-		ok = take_pid_tid(p, off, &out->read.pid, &out->read.tid) &&
-		     rp_take_read_values(p, off, L->read_format, &out->read.values) == RP_OK;
-		break;
+		ok = parse_read(L, p, off, &out->read);
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	case RP_RECORD_MMAP2:
 		return parse_mmap2(p, off, (misc & RP_MISC_MMAP_BUILD_ID) != 0, &out->mmap2);
 	case RP_RECORD_AUX:
-		ok = rp_take_u64(p, off, &out->aux.aux_offset) && rp_take_u64(p, off, &out->aux.aux_size) &&
-		     rp_take_u64(p, off, &out->aux.flags);
-		break;
+		ok = parse_3u64(p, off, &out->aux.aux_offset, &out->aux.aux_size, &out->aux.flags);
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	case RP_RECORD_ITRACE_START:
 		ok = take_pid_tid(p, off, &out->itrace_start.pid, &out->itrace_start.tid);
-		break;
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	case RP_RECORD_LOST_SAMPLES:
 		ok = rp_take_u64(p, off, &out->lost_samples.lost);
-		break;
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	case RP_RECORD_SWITCH:
-		ok = true;
-		break;
+		return RP_OK;
 	case RP_RECORD_SWITCH_CPU_WIDE:
 		ok = take_pid_tid(p, off, &out->switch_cpu_wide.next_prev_pid,
 		                  &out->switch_cpu_wide.next_prev_tid);
-		break;
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	case RP_RECORD_NAMESPACES:
 		ok = parse_namespaces(p, off, &out->namespaces);
-		break;
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	case RP_RECORD_KSYMBOL:
 		ok = parse_ksymbol(p, off, &out->ksymbol);
-		break;
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	case RP_RECORD_BPF_EVENT:
-		ok = rp_take_u16(p, off, &out->bpf_event.type) && rp_take_u16(p, off, &out->bpf_event.flags) &&
-		     rp_take_u32(p, off, &out->bpf_event.id) && rp_take_span(p, off, 8u, &out->bpf_event.tag);
-		break;
+		ok = parse_bpf_event(p, off, &out->bpf_event);
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	case RP_RECORD_CGROUP:
-		ok = rp_take_u64(p, off, &out->cgroup.id);
-		if (ok)
-			rp_take_string(p, off, &out->cgroup.path);
-		break;
+		ok = parse_cgroup(p, off, &out->cgroup);
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	case RP_RECORD_TEXT_POKE:
 		ok = parse_text_poke(p, off, &out->text_poke);
-		break;
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	case RP_RECORD_AUX_OUTPUT_HW_ID:
 		ok = rp_take_u64(p, off, &out->aux_output_hw_id.hw_id);
-		break;
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	default: /* RP_RECORD_CALLCHAIN_DEFERRED */
 		ok = parse_callchain_deferred(p, off, &out->callchain_deferred);
-		break;
+		return ok ? RP_OK : RP_E_BODY_SHORT;
 	}
-	return ok ? RP_OK : RP_E_BODY_SHORT;
 }
 
 rp_status rp_record_parse(const rp_sample_layout *L, const rp_record *rec, rp_event *out)

@@ -79,35 +79,35 @@ static rp_span empty_span(rp_span b)
 rp_status rp_take_read_values(rp_span b, uint32_t *off, uint64_t read_format,
                               rp_read_values *out)
 {
+	uint64_t first;
+
 	out->group = (read_format & RP_FORMAT_GROUP) != 0;
 	out->has_enabled = (read_format & RP_FORMAT_TOTAL_TIME_ENABLED) != 0;
 	out->has_running = (read_format & RP_FORMAT_TOTAL_TIME_RUNNING) != 0;
 	out->has_id = (read_format & RP_FORMAT_ID) != 0;
 	out->has_lost = (read_format & RP_FORMAT_LOST) != 0;
 	out->nr = 1u;
-	out->time_enabled = 0u;
-	out->time_running = 0u;
 	out->value = 0u;
 	out->id = 0u;
 	out->lost = 0u;
-	out->entry_size = 0u;
+	out->entry_size = 8u * (1u + (uint32_t)out->has_id + (uint32_t)out->has_lost);
 	out->entries = empty_span(b);
 
-	if (!rp_take_u64(b, off, out->group ? &out->nr : &out->value))
+	/* value (or nr with GROUP), [enabled], [running] */
+	if (!rp_take_u64(b, off, &first) ||
+	    !rp_take_opt_u64(b, off, out->has_enabled, &out->time_enabled) ||
+	    !rp_take_opt_u64(b, off, out->has_running, &out->time_running))
 		return RP_E_BODY_SHORT;
-	if (out->has_enabled && !rp_take_u64(b, off, &out->time_enabled))
-		return RP_E_BODY_SHORT;
-	if (out->has_running && !rp_take_u64(b, off, &out->time_running))
-		return RP_E_BODY_SHORT;
-	if (out->group) {
-		out->entry_size = 8u + (out->has_id ? 8u : 0u) + (out->has_lost ? 8u : 0u);
-		if (!rp_take_array(b, off, out->nr, out->entry_size, &out->entries))
+	if (!out->group) {
+		out->value = first;
+		if (!rp_take_opt_u64(b, off, out->has_id, &out->id) ||
+		    !rp_take_opt_u64(b, off, out->has_lost, &out->lost))
 			return RP_E_BODY_SHORT;
 		return RP_OK;
 	}
-	if (out->has_id && !rp_take_u64(b, off, &out->id))
-		return RP_E_BODY_SHORT;
-	if (out->has_lost && !rp_take_u64(b, off, &out->lost))
+	/* GROUP: nr entries {value, [id], [lost]}, nr from the record itself */
+	out->nr = first;
+	if (!rp_take_array(b, off, first, out->entry_size, &out->entries))
 		return RP_E_BODY_SHORT;
 	return RP_OK;
 }
@@ -138,7 +138,30 @@ bool rp_read_entry(const rp_read_values *r, uint32_t i, uint64_t *value,
 	return true;
 }
 
-/* u32 size; u8 data[size]: size includes the padding that keeps the
+/* Each step below reads one SAMPLE part when `present`, and otherwise
+ * writes empty views and leaves *off: sample_walk is then a straight line of
+ * calls (no branch merges, which keeps the proof small). */
+
+/* READ: read_format values. */
+/*@ requires rp_cur_ok(b, off);
+    requires read_format < 32;
+    requires \valid(out) && \separated(out, off);
+    requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    assigns *off, *out;
+    ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
+    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
+    ensures \result == RP_OK ==> rp_read_inside(out, b);
+*/
+static rp_status step_read(rp_span b, uint32_t *off, bool present, uint64_t read_format,
+                           rp_read_values *out)
+{
+	out->entries = empty_span(b);
+	if (!present)
+		return RP_OK;
+	return rp_take_read_values(b, off, read_format, out);
+}
+
+/* RAW: u32 size; u8 data[size].  size includes the padding that keeps the
  * record 8-aligned, so 4 + size is a multiple of 8. */
 /*@ requires rp_cur_ok(b, off);
     requires \valid(size) && \valid(view) && \separated(size, view, off);
@@ -146,10 +169,14 @@ bool rp_read_entry(const rp_read_values *r, uint32_t i, uint64_t *value,
     assigns *off, *size, *view;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_RAW_ALIGN;
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
-    ensures \result == RP_OK ==> rp_span_inside(*view, b) && rp_span_len(*view) == *size;
+    ensures \result == RP_OK ==> rp_span_inside(*view, b);
 */
-static rp_status take_raw(rp_span b, uint32_t *off, uint32_t *size, rp_span *view)
+static rp_status step_raw(rp_span b, uint32_t *off, bool present, uint32_t *size, rp_span *view)
 {
+	*size = 0u;
+	*view = empty_span(b);
+	if (!present)
+		return RP_OK;
 	if (!rp_take_u32(b, off, size))
 		return RP_E_BODY_SHORT;
 	if ((*size + 4ull) % 8u != 0)
@@ -159,43 +186,31 @@ static rp_status take_raw(rp_span b, uint32_t *off, uint32_t *size, rp_span *vie
 	return RP_OK;
 }
 
-/* u64 nr; u64 elems[nr] (callchain ips). */
+/* u64 n; then n elements of esz bytes (CALLCHAIN: esz 8; AUX: esz 1). */
 /*@ requires rp_cur_ok(b, off);
-    requires \valid(nr) && \valid(view) && \separated(nr, view, off);
-    requires \separated(nr, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
-    assigns *off, *nr, *view;
+    requires 1 <= esz <= 8;
+    requires \valid(n) && \valid(view) && \separated(n, view, off);
+    requires \separated(n, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    assigns *off, *n, *view;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
-    ensures \result == RP_OK ==> rp_span_inside(*view, b) && rp_span_len(*view) == 8 * *nr;
+    ensures \result == RP_OK ==> rp_span_inside(*view, b);
 */
-static rp_status take_u64_array(rp_span b, uint32_t *off, uint64_t *nr, rp_span *view)
+static rp_status step_counted(rp_span b, uint32_t *off, bool present, uint32_t esz,
+                              uint64_t *n, rp_span *view)
 {
-	if (!rp_take_u64(b, off, nr))
+	*n = 0u;
+	*view = empty_span(b);
+	if (!present)
+		return RP_OK;
+	if (!rp_take_u64(b, off, n))
 		return RP_E_BODY_SHORT;
-	if (!rp_take_array(b, off, *nr, 8u, view))
+	if (!rp_take_array(b, off, *n, esz, view))
 		return RP_E_BODY_SHORT;
 	return RP_OK;
 }
 
-/* u64 size; u8 data[size] (AUX). */
-/*@ requires rp_cur_ok(b, off);
-    requires \valid(size) && \valid(view) && \separated(size, view, off);
-    requires \separated(size, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
-    assigns *off, *size, *view;
-    ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
-    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
-    ensures \result == RP_OK ==> rp_span_inside(*view, b) && rp_span_len(*view) == *size;
-*/
-static rp_status take_sized_bytes(rp_span b, uint32_t *off, uint64_t *size, rp_span *view)
-{
-	if (!rp_take_u64(b, off, size))
-		return RP_E_BODY_SHORT;
-	if (!rp_take_array(b, off, *size, 1u, view))
-		return RP_E_BODY_SHORT;
-	return RP_OK;
-}
-
-/* u64 abi; u64 regs[nregs] only when abi != 0. */
+/* REGS_USER / REGS_INTR: u64 abi; u64 regs[nregs] only when abi != 0. */
 /*@ requires rp_cur_ok(b, off);
     requires \valid(abi) && \valid(view) && \separated(abi, view, off);
     requires \separated(abi, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
@@ -203,21 +218,25 @@ static rp_status take_sized_bytes(rp_span b, uint32_t *off, uint64_t *size, rp_s
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
     ensures \result == RP_OK ==> rp_span_inside(*view, b);
-    ensures \result == RP_OK && *abi != 0 ==> rp_span_len(*view) == 8 * nregs;
-    ensures \result == RP_OK && *abi == 0 ==> rp_span_len(*view) == 0;
 */
-static rp_status take_regs(rp_span b, uint32_t *off, uint32_t nregs, uint64_t *abi,
-                           rp_span *view)
+static rp_status step_regs(rp_span b, uint32_t *off, bool present, uint32_t nregs,
+                           uint64_t *abi, rp_span *view)
 {
+	*abi = 0u;
+	*view = empty_span(b);
+	if (!present)
+		return RP_OK;
 	if (!rp_take_u64(b, off, abi))
 		return RP_E_BODY_SHORT;
-	*view = empty_span(b);
-	if (*abi != 0u && !rp_take_array(b, off, nregs, 8u, view))
+	if (*abi == 0u)
+		return RP_OK;
+	if (!rp_take_array(b, off, nregs, 8u, view))
 		return RP_E_BODY_SHORT;
 	return RP_OK;
 }
 
-/* u64 size; u8 data[size]; u64 dyn_size only when size != 0 (SPEC.md §8.2). */
+/* STACK_USER: u64 size; u8 data[size]; u64 dyn_size only when size != 0
+ * (SPEC.md §8.2). */
 /*@ requires rp_cur_ok(b, off);
     requires \valid(out) && \separated(out, off);
     requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
@@ -227,12 +246,13 @@ static rp_status take_regs(rp_span b, uint32_t *off, uint32_t nregs, uint64_t *a
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
     ensures \result == RP_OK ==> rp_span_inside(out->stack_user, b);
 */
-static rp_status take_stack(rp_span b, uint32_t *off, rp_sample *out)
+static rp_status step_stack(rp_span b, uint32_t *off, bool present, rp_sample *out)
 {
 	out->has_dyn_size = false;
 	out->stack_user_dyn_size = 0u;
-	if (take_sized_bytes(b, off, &out->stack_user_size, &out->stack_user) != RP_OK)
-		return RP_E_BODY_SHORT;
+	const rp_status r = step_counted(b, off, present, 1u, &out->stack_user_size, &out->stack_user);
+	if (r != RP_OK)
+		return r;
 	if (out->stack_user_size == 0u)
 		return RP_OK;
 	if (!rp_take_u64(b, off, &out->stack_user_dyn_size))
@@ -247,7 +267,7 @@ static rp_status take_stack(rp_span b, uint32_t *off, rp_sample *out)
 #define BR_HWIDX_WHEN_EMPTY 1u
 #define BR_NO_COUNTERS 2u
 
-/* u64 nr; [u64 hw_idx]; {from, to, flags}[nr]; [u64 cntr[nr]] */
+/* BRANCH_STACK: u64 nr; [u64 hw_idx]; {from, to, flags}[nr]; [u64 cntr[nr]] */
 /*@ requires rp_cur_ok(b, off);
     requires \valid(out) && \separated(out, off);
     requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
@@ -258,58 +278,30 @@ static rp_status take_stack(rp_span b, uint32_t *off, rp_sample *out)
     ensures \result == RP_OK ==> rp_span_inside(out->branch_entries, b) &&
                                  rp_span_inside(out->branch_counters, b);
 */
-static rp_status take_branch(rp_span b, uint32_t *off, uint64_t bst, uint32_t variant,
-                             rp_sample *out)
+static rp_status step_branch(rp_span b, uint32_t *off, bool present, uint64_t bst,
+                             uint32_t variant, rp_sample *out)
 {
+	out->branch_nr = 0u;
 	out->has_hw_idx = false;
 	out->branch_hw_idx = 0u;
 	out->has_branch_counters = false;
 	out->branch_entries = empty_span(b);
 	out->branch_counters = empty_span(b);
+	if (!present)
+		return RP_OK;
 	if (!rp_take_u64(b, off, &out->branch_nr))
 		return RP_E_BODY_SHORT;
-	if ((bst & RP_BRANCH_HW_INDEX) &&
-	    (out->branch_nr != 0u || (variant & BR_HWIDX_WHEN_EMPTY))) {
-		if (!rp_take_u64(b, off, &out->branch_hw_idx))
-			return RP_E_BODY_SHORT;
-		out->has_hw_idx = true;
-	}
-	if (!rp_take_array(b, off, out->branch_nr, 24u, &out->branch_entries))
+	out->has_hw_idx = (bst & RP_BRANCH_HW_INDEX) &&
+	                  (out->branch_nr != 0u || (variant & BR_HWIDX_WHEN_EMPTY));
+	if (!rp_take_opt_u64(b, off, out->has_hw_idx, &out->branch_hw_idx) ||
+	    !rp_take_array(b, off, out->branch_nr, 24u, &out->branch_entries))
 		return RP_E_BODY_SHORT;
-	if ((bst & RP_BRANCH_COUNTERS) && !(variant & BR_NO_COUNTERS)) {
-		if (!rp_take_array(b, off, out->branch_nr, 8u, &out->branch_counters))
-			return RP_E_BODY_SHORT;
-		out->has_branch_counters = true;
-	}
+	if (!(bst & RP_BRANCH_COUNTERS) || (variant & BR_NO_COUNTERS))
+		return RP_OK;
+	if (!rp_take_array(b, off, out->branch_nr, 8u, &out->branch_counters))
+		return RP_E_BODY_SHORT;
+	out->has_branch_counters = true;
 	return RP_OK;
-}
-
-/* One optional u64 field. */
-/*@ requires rp_cur_ok(b, off);
-    requires \valid(out) && \separated(out, off);
-    requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
-    assigns *off, *out;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(b);
-*/
-static bool opt_u64(rp_span b, uint32_t *off, bool present, uint64_t *out)
-{
-	*out = 0u;
-	return !present || rp_take_u64(b, off, out);
-}
-
-/* Two optional u32 fields (pid/tid, cpu/res). */
-/*@ requires rp_cur_ok(b, off);
-    requires \valid(a) && \valid(c) && \separated(a, c, off);
-    requires \separated(a, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
-    requires \separated(c, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
-    assigns *off, *a, *c;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(b);
-*/
-static bool opt_u32_pair(rp_span b, uint32_t *off, bool present, uint32_t *a, uint32_t *c)
-{
-	*a = 0u;
-	*c = 0u;
-	return !present || (rp_take_u32(b, off, a) && rp_take_u32(b, off, c));
 }
 
 /*@ requires rp_layout_ok(L);
@@ -331,87 +323,51 @@ static rp_status sample_walk(const rp_sample_layout *L, rp_span b, uint32_t vari
 	rp_status r;
 
 	out->present = st;
-	out->callchain_nr = 0u;
-	out->callchain = empty_span(b);
-	out->raw_size = 0u;
-	out->raw = empty_span(b);
-	out->branch_nr = 0u;
-	out->has_hw_idx = false;
-	out->has_branch_counters = false;
-	out->branch_hw_idx = 0u;
-	out->branch_entries = empty_span(b);
-	out->branch_counters = empty_span(b);
-	out->regs_user_abi = 0u;
-	out->regs_user = empty_span(b);
-	out->stack_user_size = 0u;
-	out->stack_user = empty_span(b);
-	out->has_dyn_size = false;
-	out->stack_user_dyn_size = 0u;
-	out->regs_intr_abi = 0u;
-	out->regs_intr = empty_span(b);
-	out->aux_size = 0u;
-	out->aux = empty_span(b);
-	out->read.entries = empty_span(b);
-
-	if (!opt_u64(b, &off, st & RP_SAMPLE_IDENTIFIER, &out->identifier) ||
-	    !opt_u64(b, &off, st & RP_SAMPLE_IP, &out->ip) ||
-	    !opt_u32_pair(b, &off, st & RP_SAMPLE_TID, &out->pid, &out->tid) ||
-	    !opt_u64(b, &off, st & RP_SAMPLE_TIME, &out->time) ||
-	    !opt_u64(b, &off, st & RP_SAMPLE_ADDR, &out->addr) ||
-	    !opt_u64(b, &off, st & RP_SAMPLE_ID, &out->id) ||
-	    !opt_u64(b, &off, st & RP_SAMPLE_STREAM_ID, &out->stream_id) ||
-	    !opt_u32_pair(b, &off, st & RP_SAMPLE_CPU, &out->cpu, &out->cpu_res) ||
-	    !opt_u64(b, &off, st & RP_SAMPLE_PERIOD, &out->period))
+	if (!rp_take_opt_u64(b, &off, st & RP_SAMPLE_IDENTIFIER, &out->identifier) ||
+	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_IP, &out->ip) ||
+	    !rp_take_opt_u32x2(b, &off, st & RP_SAMPLE_TID, &out->pid, &out->tid) ||
+	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_TIME, &out->time) ||
+	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_ADDR, &out->addr) ||
+	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_ID, &out->id) ||
+	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_STREAM_ID, &out->stream_id) ||
+	    !rp_take_opt_u32x2(b, &off, st & RP_SAMPLE_CPU, &out->cpu, &out->cpu_res) ||
+	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_PERIOD, &out->period))
 		return RP_E_BODY_SHORT;
-	if (st & RP_SAMPLE_READ) {
-		r = rp_take_read_values(b, &off, L->read_format, &out->read);
-		if (r != RP_OK)
-			return r;
-	}
-	if (st & RP_SAMPLE_CALLCHAIN) {
-		r = take_u64_array(b, &off, &out->callchain_nr, &out->callchain);
-		if (r != RP_OK)
-			return r;
-	}
-	if (st & RP_SAMPLE_RAW) {
-		r = take_raw(b, &off, &out->raw_size, &out->raw);
-		if (r != RP_OK)
-			return r;
-	}
-	if (st & RP_SAMPLE_BRANCH_STACK) {
-		r = take_branch(b, &off, L->branch_sample_type, variant, out);
-		if (r != RP_OK)
-			return r;
-	}
-	if (st & RP_SAMPLE_REGS_USER) {
-		r = take_regs(b, &off, L->regs_user_nr, &out->regs_user_abi, &out->regs_user);
-		if (r != RP_OK)
-			return r;
-	}
-	if (st & RP_SAMPLE_STACK_USER) {
-		r = take_stack(b, &off, out);
-		if (r != RP_OK)
-			return r;
-	}
-	if (!opt_u64(b, &off, st & (RP_SAMPLE_WEIGHT | RP_SAMPLE_WEIGHT_STRUCT), &out->weight) ||
-	    !opt_u64(b, &off, st & RP_SAMPLE_DATA_SRC, &out->data_src) ||
-	    !opt_u64(b, &off, st & RP_SAMPLE_TRANSACTION, &out->transaction))
+	r = step_read(b, &off, st & RP_SAMPLE_READ, L->read_format, &out->read);
+	if (r != RP_OK)
+		return r;
+	r = step_counted(b, &off, st & RP_SAMPLE_CALLCHAIN, 8u, &out->callchain_nr, &out->callchain);
+	if (r != RP_OK)
+		return r;
+	r = step_raw(b, &off, st & RP_SAMPLE_RAW, &out->raw_size, &out->raw);
+	if (r != RP_OK)
+		return r;
+	r = step_branch(b, &off, st & RP_SAMPLE_BRANCH_STACK, L->branch_sample_type, variant, out);
+	if (r != RP_OK)
+		return r;
+	r = step_regs(b, &off, st & RP_SAMPLE_REGS_USER, L->regs_user_nr, &out->regs_user_abi,
+	              &out->regs_user);
+	if (r != RP_OK)
+		return r;
+	r = step_stack(b, &off, st & RP_SAMPLE_STACK_USER, out);
+	if (r != RP_OK)
+		return r;
+	if (!rp_take_opt_u64(b, &off, st & (RP_SAMPLE_WEIGHT | RP_SAMPLE_WEIGHT_STRUCT), &out->weight) ||
+	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_DATA_SRC, &out->data_src) ||
+	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_TRANSACTION, &out->transaction))
 		return RP_E_BODY_SHORT;
-	if (st & RP_SAMPLE_REGS_INTR) {
-		r = take_regs(b, &off, L->regs_intr_nr, &out->regs_intr_abi, &out->regs_intr);
-		if (r != RP_OK)
-			return r;
-	}
-	if (!opt_u64(b, &off, st & RP_SAMPLE_PHYS_ADDR, &out->phys_addr) ||
-	    !opt_u64(b, &off, st & RP_SAMPLE_CGROUP, &out->cgroup) ||
-	    !opt_u64(b, &off, st & RP_SAMPLE_DATA_PAGE_SIZE, &out->data_page_size) ||
-	    !opt_u64(b, &off, st & RP_SAMPLE_CODE_PAGE_SIZE, &out->code_page_size))
+	r = step_regs(b, &off, st & RP_SAMPLE_REGS_INTR, L->regs_intr_nr, &out->regs_intr_abi,
+	              &out->regs_intr);
+	if (r != RP_OK)
+		return r;
+	if (!rp_take_opt_u64(b, &off, st & RP_SAMPLE_PHYS_ADDR, &out->phys_addr) ||
+	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_CGROUP, &out->cgroup) ||
+	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_DATA_PAGE_SIZE, &out->data_page_size) ||
+	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_CODE_PAGE_SIZE, &out->code_page_size))
 		return RP_E_BODY_SHORT;
-	if (st & RP_SAMPLE_AUX) {
-		r = take_sized_bytes(b, &off, &out->aux_size, &out->aux);
-		if (r != RP_OK)
-			return r;
-	}
+	r = step_counted(b, &off, st & RP_SAMPLE_AUX, 1u, &out->aux_size, &out->aux);
+	if (r != RP_OK)
+		return r;
 	if (off != b.n0 + b.n1)
 		return RP_E_LEFTOVER;
 	return RP_OK;
