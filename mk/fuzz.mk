@@ -81,8 +81,10 @@ fuzz-smoke: $(FUZZ_LF_BINS) $(FUZZ_AFL_BINS)
 fuzz: $(BUILD)/fuzz/$(ENGINE)/$(HARNESS)
 	@BUILD=$(BUILD) bash fuzz/campaign.sh $(ENGINE) $(HARNESS) $(FUZZ_SECONDS)
 
-fuzz-minimize: $(FUZZ_LF_BINS)
-	@BUILD=$(BUILD) bash fuzz/minimize.sh $(FUZZ_HARNESSES)
+# make fuzz-minimize [FUZZ_MIN_HARNESSES="ring_raw ..."] (default: every harness)
+FUZZ_MIN_HARNESSES ?= $(FUZZ_HARNESSES)
+fuzz-minimize: $(addprefix $(BUILD)/fuzz/libfuzzer/,$(FUZZ_MIN_HARNESSES))
+	@BUILD=$(BUILD) bash fuzz/minimize.sh $(FUZZ_MIN_HARNESSES)
 
 fuzz-cov: $(FUZZ_COV_BINS)
 	@BUILD=$(BUILD) bash fuzz/cov.sh $(FUZZ_HARNESSES)
