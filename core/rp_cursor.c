@@ -117,3 +117,16 @@ bool rp_take_opt_u32x2(rp_span s, uint32_t *off, bool present, uint32_t *a, uint
 	*c = 0u;
 	return !present || (rp_take_u32(s, off, a) && rp_take_u32(s, off, c));
 }
+
+rp_span rp_span_prefix_of(rp_span s, uint32_t len)
+{
+	rp_span p = s;
+
+	if (len <= s.n0) {
+		p.n0 = len;
+		p.n1 = 0u;
+	} else {
+		p.n1 = len - s.n0;
+	}
+	return p;
+}

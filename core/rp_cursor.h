@@ -33,11 +33,15 @@
      (v.n1 != 0 && v.p1 == s.p1 && v.n1 <= s.n1 && v.n0 <= s.n0 &&
       v.p0 == s.p0 + (s.n0 - v.n0)));
 
+  // p is a prefix of s sharing its slices.
+  predicate rp_span_prefix(rp_span p, rp_span s) =
+    p.p0 == s.p0 && p.p1 == s.p1 && p.n0 <= s.n0 && p.n1 <= s.n1 &&
+    (p.n1 != 0 ==> p.n0 == s.n0);
+
   // A view inside a prefix of s is inside s.
   lemma rp_inside_prefix:
     \forall rp_span v, p, s;
-      rp_span_slice(p, s, 0, rp_span_len(p)) && rp_span_inside(v, p) ==>
-      rp_span_inside(v, s);
+      rp_span_ok(s) && rp_span_prefix(p, s) && rp_span_inside(v, p) ==> rp_span_inside(v, s);
 
   predicate rp_cur_ok(rp_span s, uint32_t *off) =
     rp_span_ok(s) && \valid(off) && *off <= rp_span_len(s) &&
@@ -195,5 +199,16 @@ bool rp_take_opt_u64(rp_span s, uint32_t *off, bool present, uint64_t *out);
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(s);
 */
 bool rp_take_opt_u32x2(rp_span s, uint32_t *off, bool present, uint32_t *a, uint32_t *c);
+
+/* The first len bytes of s (len <= its length), as a prefix sharing s's
+ * slices. */
+/*@ requires rp_span_ok(s);
+    requires len <= rp_span_len(s);
+    assigns \nothing;
+    ensures rp_span_prefix(\result, s);
+    ensures rp_span_ok(\result);
+    ensures rp_span_len(\result) == len;
+*/
+rp_span rp_span_prefix_of(rp_span s, uint32_t len);
 
 #endif

@@ -381,10 +381,10 @@ rp_status rp_record_parse(const rp_sample_layout *L, const rp_record *rec, rp_ev
 			return r;
 		out->has_sample_id = true;
 	}
-	if (!rp_take_span(body, &off, (body.n0 + body.n1) - (L->sample_id_all ? L->id_size : 0u),
-	                  &payload))
+	const uint32_t trailer = L->sample_id_all ? L->id_size : 0u;
+	if (trailer > body.n0 + body.n1)
 		return RP_E_BODY_SHORT;
-	off = 0;
+	payload = rp_span_prefix_of(body, (body.n0 + body.n1) - trailer);
 	const rp_status r = parse_payload(L, payload, &off, type, rec->misc, out);
 	if (r != RP_OK)
 		return r;

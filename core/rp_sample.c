@@ -63,7 +63,7 @@ rp_status rp_sample_layout_make(uint64_t sample_type, uint64_t read_format,
 
 bool rp_callchain_is_context(uint64_t ip)
 {
-	return ip >= (uint64_t)-4095;
+	return ip > UINT64_MAX - 4095u;
 }
 
 /*@ assigns \nothing;
@@ -115,26 +115,24 @@ rp_status rp_take_read_values(rp_span b, uint32_t *off, uint64_t read_format,
 bool rp_read_entry(const rp_read_values *r, uint32_t i, uint64_t *value,
                    uint64_t *id, uint64_t *lost)
 {
-	if (!r->group || r->entry_size == 0u || r->entry_size > 24u || i >= r->nr)
+	*value = 0u;
+	*id = 0u;
+	*lost = 0u;
+	if (!r->group || r->entry_size < 8u || r->entry_size > 24u || i >= r->nr)
 		return false;
 	const uint64_t at = (uint64_t)i * r->entry_size;
 	if (at > UINT32_MAX - 24u)
 		return false;
-	uint32_t off = (uint32_t)at;
-	uint64_t v = 0, d = 0, l = 0;
-	if (!rp_span_get_u64(r->entries, off, &v))
+	uint32_t next = (uint32_t)at + 8u;
+	if (!rp_span_get_u64(r->entries, (uint32_t)at, value))
 		return false;
-	off += 8u;
 	if (r->has_id) {
-		if (!rp_span_get_u64(r->entries, off, &d))
+		if (!rp_span_get_u64(r->entries, next, id))
 			return false;
-		off += 8u;
+		next += 8u;
 	}
-	if (r->has_lost && !rp_span_get_u64(r->entries, off, &l))
+	if (r->has_lost && !rp_span_get_u64(r->entries, next, lost))
 		return false;
-	*value = v;
-	*id = d;
-	*lost = l;
 	return true;
 }
 
@@ -165,6 +163,7 @@ static rp_status step_read(rp_span b, uint32_t *off, bool present, uint64_t read
  * record 8-aligned, so 4 + size is a multiple of 8. */
 /*@ requires rp_cur_ok(b, off);
     requires \valid(size) && \valid(view) && \separated(size, view, off);
+    requires \separated(view, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
     requires \separated(size, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
     assigns *off, *size, *view;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_RAW_ALIGN;
@@ -190,6 +189,7 @@ static rp_status step_raw(rp_span b, uint32_t *off, bool present, uint32_t *size
 /*@ requires rp_cur_ok(b, off);
     requires 1 <= esz <= 8;
     requires \valid(n) && \valid(view) && \separated(n, view, off);
+    requires \separated(view, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
     requires \separated(n, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
     assigns *off, *n, *view;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
@@ -213,6 +213,7 @@ static rp_status step_counted(rp_span b, uint32_t *off, bool present, uint32_t e
 /* REGS_USER / REGS_INTR: u64 abi; u64 regs[nregs] only when abi != 0. */
 /*@ requires rp_cur_ok(b, off);
     requires \valid(abi) && \valid(view) && \separated(abi, view, off);
+    requires \separated(view, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
     requires \separated(abi, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
     assigns *off, *abi, *view;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT;

@@ -152,8 +152,6 @@ typedef struct rp_sample {
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
     ensures \result == RP_OK ==> rp_read_inside(out, b);
-    ensures \result == RP_OK && out->group ==>
-              rp_span_len(out->entries) == out->nr * out->entry_size;
 */
 rp_status rp_take_read_values(rp_span b, uint32_t *off, uint64_t read_format,
                               rp_read_values *out);
@@ -162,6 +160,12 @@ rp_status rp_take_read_values(rp_span b, uint32_t *off, uint64_t read_format,
 /*@ requires \valid_read(r) && rp_span_ok(r->entries);
     requires \valid(value) && \valid(id) && \valid(lost);
     requires \separated(value, id, lost);
+    requires \separated(value, r->entries.p0 + (0 .. r->entries.n0 - 1),
+                        r->entries.p1 + (0 .. r->entries.n1 - 1));
+    requires \separated(id, r->entries.p0 + (0 .. r->entries.n0 - 1),
+                        r->entries.p1 + (0 .. r->entries.n1 - 1));
+    requires \separated(lost, r->entries.p0 + (0 .. r->entries.n0 - 1),
+                        r->entries.p1 + (0 .. r->entries.n1 - 1));
     assigns *value, *id, *lost;
     ensures \result == \true || \result == \false;
 */
@@ -170,7 +174,7 @@ bool rp_read_entry(const rp_read_values *r, uint32_t i, uint64_t *value,
 
 /* A callchain ip that is a context marker (PERF_CONTEXT_*), not an address. */
 /*@ assigns \nothing;
-    ensures \result <==> ip >= 18446744073709547521;
+    ensures \result == \true <==> ip > 18446744073709547520;
 */
 bool rp_callchain_is_context(uint64_t ip);
 
