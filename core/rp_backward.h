@@ -58,6 +58,15 @@
                         ring->data + (0 .. ring->size - 1));
     assigns *walked, *rec, scratch[0 .. cap - 1];
 
+    // Summaries for callers (the batch loop): what every behavior implies.
+    ensures bw_keep: \result != RP_OK ==> *walked == \old(*walked);
+    ensures bw_codes: \result == RP_OK || \result == RP_EMPTY || \result < 0;
+    ensures bw_step: \result == RP_OK ==>
+              rec->size >= 8 && rec->size % 8 == 0 && rec->size - 8 <= cap &&
+              rec->body.p0 == scratch && rec->body.p1 == scratch &&
+              rec->body.n0 == rec->size - 8 && rec->body.n1 == 0 &&
+              *walked == \old(*walked) + rec->size;
+
     behavior misaligned:
       assumes head % 8 != 0 || *walked % 8 != 0;
       assigns \nothing;

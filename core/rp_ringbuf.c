@@ -117,16 +117,29 @@ rp_status rp_ringbuf_drain(const rp_ring *ring, uint64_t producer,
 	                     !recs[k].discarded && recs[k].pos % 8 == 0 &&
 	                     recs[k].size == rp_rb_total(recs[k].len);
 	    loop invariant \forall integer k; 0 <= k < n ==>
-	                     rp_rb_data_in_ring(ring, rp_off(recs[k].pos, ring->size),
-	                                        recs[k].len, recs[k].data);
+	                     recs[k].data.p1 == ring->data &&
+	                     recs[k].data.n0 + recs[k].data.n1 == recs[k].len &&
+	                     recs[k].data.n1 <= rp_off(recs[k].pos, ring->size);
+	    loop invariant \forall integer k; 0 <= k < n ==>
+	                     recs[k].data.p0 == ring->data +
+	                       rp_rb_data_off(rp_off(recs[k].pos, ring->size), ring->size) &&
+	                     recs[k].data.n0 <= ring->size -
+	                       rp_rb_data_off(rp_off(recs[k].pos, ring->size), ring->size);
+	    loop invariant \forall integer k; 0 <= k < n ==>
+	                     recs[k].data.n1 == 0 ||
+	                     recs[k].data.n0 == ring->size -
+	                       rp_rb_data_off(rp_off(recs[k].pos, ring->size), ring->size);
+	    loop invariant st == RP_EMPTY;
 	    loop assigns n, c, skipped, st, recs[0 .. max - 1];
 	    loop variant rp_dist(producer, c);
 	*/
 	while (n < max) {
 		rp_rb_record r;
 		st = rp_ringbuf_next(ring, producer, &c, &r);
-		if (st != RP_OK)
+		if (st != RP_OK) {
+			//@ assert rb_stop: st == RP_EMPTY ==> c == producer;
 			break;
+		}
 		st = RP_EMPTY;
 		if (r.discarded) {
 			skipped++;

@@ -85,6 +85,24 @@ typedef struct rp_rb_record {
     requires \separated(rec, ring, ring->data + (0 .. ring->size - 1));
     assigns *consumer, *rec;
 
+    // Summaries for callers (the batch loop): what every behavior implies.
+    ensures rb_keep: \result != RP_OK ==> *consumer == \old(*consumer);
+    ensures rb_empty: \result == RP_EMPTY ==> producer == \old(*consumer);
+    ensures rb_codes: \result == RP_OK || \result == RP_EMPTY || \result == RP_BUSY || \result < 0;
+    ensures rb_step: \result == RP_OK ==>
+              rec->pos == \old(*consumer) && *consumer % 8 == 0 && rec->size >= 8 &&
+              rec->size == rp_rb_total(rec->len) &&
+              rp_dist(producer, \old(*consumer)) <= ring->size &&
+              rp_dist(*consumer, \old(*consumer)) == rec->size &&
+              rp_dist(producer, *consumer) == rp_dist(producer, \old(*consumer)) - rec->size &&
+              rec->data.p1 == ring->data &&
+              rec->data.n0 + rec->data.n1 == rec->len &&
+              rec->data.n1 <= rp_off(rec->pos, ring->size) &&
+              rec->data.p0 == ring->data + rp_rb_data_off(rp_off(rec->pos, ring->size), ring->size) &&
+              rec->data.n0 <= ring->size - rp_rb_data_off(rp_off(rec->pos, ring->size), ring->size) &&
+              (rec->data.n1 == 0 ||
+               rec->data.n0 == ring->size - rp_rb_data_off(rp_off(rec->pos, ring->size), ring->size));
+
     behavior overrun:
       assumes rp_dist(producer, *consumer) > ring->size;
       assigns \nothing;
@@ -161,8 +179,19 @@ rp_status rp_ringbuf_next(const rp_ring *ring, uint64_t producer,
     ensures *count + *discarded == 0 ==> *consumer == \old(*consumer);
     ensures \forall integer k; 0 <= k < *count ==>
               !recs[k].discarded && recs[k].pos % 8 == 0 &&
-              recs[k].size == rp_rb_total(recs[k].len) &&
-              rp_rb_data_in_ring(ring, rp_off(recs[k].pos, ring->size), recs[k].len, recs[k].data);
+              recs[k].size == rp_rb_total(recs[k].len);
+    // rp_rb_data_in_ring for each record, stated slice by slice (proves far
+    // more easily than the predicate over a loaded struct):
+    ensures \forall integer k; 0 <= k < *count ==>
+              recs[k].data.p1 == ring->data &&
+              recs[k].data.n0 + recs[k].data.n1 == recs[k].len &&
+              recs[k].data.n1 <= rp_off(recs[k].pos, ring->size);
+    ensures \forall integer k; 0 <= k < *count ==>
+              recs[k].data.p0 == ring->data + rp_rb_data_off(rp_off(recs[k].pos, ring->size), ring->size) &&
+              recs[k].data.n0 <= ring->size - rp_rb_data_off(rp_off(recs[k].pos, ring->size), ring->size);
+    ensures \forall integer k; 0 <= k < *count ==>
+              recs[k].data.n1 == 0 ||
+              recs[k].data.n0 == ring->size - rp_rb_data_off(rp_off(recs[k].pos, ring->size), ring->size);
     ensures \result == RP_EMPTY ==> *consumer == producer;
     ensures \result == RP_MORE ==> *count == max && *consumer != producer;
     ensures \result == RP_EMPTY || \result == RP_MORE || \result == RP_BUSY || \result < 0;
