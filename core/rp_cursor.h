@@ -24,14 +24,19 @@
   predicate rp_bytes_in(uint8_t *p, integer n, uint8_t *q, integer m) =
     \base_addr(p) == \base_addr(q) && q <= p && p + n <= q + m;
 
-  // v is empty or lies inside s (a slice of s at some offset).
+  // v is empty or lies inside s (a slice of s at some offset).  Geometry
+  // only: validity follows from s's (lemma rp_inside_ok), and a predicate
+  // free of the allocation table survives a function's locals going away.
   predicate rp_span_inside(rp_span v, rp_span s) =
-    rp_span_ok(v) &&
     (rp_span_len(v) == 0 ||
      (v.n1 == 0 && (rp_bytes_in(v.p0, v.n0, s.p0, s.n0) ||
                     rp_bytes_in(v.p0, v.n0, s.p1, s.n1))) ||
      (v.n1 != 0 && v.p1 == s.p1 && v.n1 <= s.n1 && v.n0 <= s.n0 &&
       v.p0 == s.p0 + (s.n0 - v.n0)));
+
+  lemma rp_inside_ok:
+    \forall rp_span v, s; rp_span_ok(s) && rp_span_inside(v, s) &&
+      v.n0 + v.n1 <= 4294967295 ==> rp_span_ok(v);
 
   // p is a prefix of s sharing its slices.
   predicate rp_span_prefix(rp_span p, rp_span s) =
@@ -41,7 +46,7 @@
   // A view inside a prefix of s is inside s.
   lemma rp_inside_prefix:
     \forall rp_span v, p, s;
-      rp_span_ok(s) && rp_span_prefix(p, s) && rp_span_inside(v, p) ==> rp_span_inside(v, s);
+      rp_span_prefix(p, s) && rp_span_inside(v, p) ==> rp_span_inside(v, s);
 
   predicate rp_cur_ok(rp_span s, uint32_t *off) =
     rp_span_ok(s) && \valid(off) && *off <= rp_span_len(s) &&

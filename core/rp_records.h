@@ -171,8 +171,8 @@ rp_status rp_sample_id_parse(const rp_sample_layout *L, rp_span body, rp_sample_
       ensures \result == RP_OK || \result == RP_E_BODY_SHORT ||
               \result == RP_E_LEFTOVER || \result == RP_E_RAW_ALIGN ||
               \result == RP_E_STACK_DYN || \result == RP_E_BUILD_ID_SIZE;
-      ensures \result == RP_OK ==> out->type == rec->type &&
-                                   rp_event_inside(out, rec->body);
+      ensures \result == RP_OK ==> out->type == \old(rec->type) &&
+                                   rp_event_inside(out, \old(rec->body));
     complete behaviors;
     disjoint behaviors;
 */
