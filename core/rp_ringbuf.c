@@ -101,12 +101,18 @@ rp_status rp_ringbuf_drain(const rp_ring *ring, uint64_t producer,
                            uint64_t *consumer, rp_rb_record *recs, uint32_t max,
                            uint32_t *count, uint64_t *discarded)
 {
+	/* Locals, so that the slice invariants need no frame reasoning. */
+	const uint8_t *const base = ring->data;
+	const uint64_t rsize = ring->size;
 	uint64_t c = *consumer;
 	uint32_t n = 0;
 	uint64_t skipped = 0;
 	rp_status st = RP_EMPTY;
+	(void)base;
+	(void)rsize;
 
-	/*@ loop invariant 0 <= n <= max;
+	/*@ loop invariant base == ring->data && rsize == ring->size;
+	    loop invariant 0 <= n <= max;
 	    loop invariant 8 * (n + skipped) <= rp_dist(c, \at(*consumer, Pre));
 	    loop invariant rp_dist(producer, c) + rp_dist(c, \at(*consumer, Pre)) ==
 	                   rp_dist(producer, \at(*consumer, Pre));
@@ -117,18 +123,18 @@ rp_status rp_ringbuf_drain(const rp_ring *ring, uint64_t producer,
 	                     !recs[k].discarded && recs[k].pos % 8 == 0 &&
 	                     recs[k].size == rp_rb_total(recs[k].len);
 	    loop invariant \forall integer k; 0 <= k < n ==>
-	                     recs[k].data.p1 == ring->data &&
+	                     recs[k].data.p1 == base &&
 	                     recs[k].data.n0 + recs[k].data.n1 == recs[k].len &&
-	                     recs[k].data.n1 <= rp_off(recs[k].pos, ring->size);
+	                     recs[k].data.n1 <= rp_off(recs[k].pos, rsize);
 	    loop invariant \forall integer k; 0 <= k < n ==>
-	                     recs[k].data.p0 == ring->data +
-	                       rp_rb_data_off(rp_off(recs[k].pos, ring->size), ring->size) &&
-	                     recs[k].data.n0 <= ring->size -
-	                       rp_rb_data_off(rp_off(recs[k].pos, ring->size), ring->size);
+	                     recs[k].data.p0 == base +
+	                       rp_rb_data_off(rp_off(recs[k].pos, rsize), rsize) &&
+	                     recs[k].data.n0 <= rsize -
+	                       rp_rb_data_off(rp_off(recs[k].pos, rsize), rsize);
 	    loop invariant \forall integer k; 0 <= k < n ==>
 	                     recs[k].data.n1 == 0 ||
-	                     recs[k].data.n0 == ring->size -
-	                       rp_rb_data_off(rp_off(recs[k].pos, ring->size), ring->size);
+	                     recs[k].data.n0 == rsize -
+	                       rp_rb_data_off(rp_off(recs[k].pos, rsize), rsize);
 	    loop invariant st == RP_EMPTY;
 	    loop assigns n, c, skipped, st, recs[0 .. max - 1];
 	    loop variant rp_dist(producer, c);
