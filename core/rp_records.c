@@ -390,5 +390,9 @@ rp_status rp_record_parse(const rp_sample_layout *L, const rp_record *rec, rp_ev
 		return r;
 	if (off != payload.n0 + payload.n1)
 		return RP_E_LEFTOVER;
+	/* parse_payload's contract may write all of *out: restate the header */
+	out->type = type;
+	out->misc = rec->misc;
+	out->has_sample_id = L->sample_id_all;
 	return RP_OK;
 }

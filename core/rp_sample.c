@@ -314,7 +314,15 @@ static rp_status step_branch(rp_span b, uint32_t *off, bool present, uint64_t bs
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT ||
             \result == RP_E_LEFTOVER || \result == RP_E_RAW_ALIGN ||
             \result == RP_E_STACK_DYN;
-    ensures \result == RP_OK ==> rp_sample_inside(out, b);
+    ensures \result == RP_OK ==> rp_read_inside(&out->read, b);
+    ensures \result == RP_OK ==> rp_span_inside(out->callchain, b);
+    ensures \result == RP_OK ==> rp_span_inside(out->raw, b);
+    ensures \result == RP_OK ==> rp_span_inside(out->branch_entries, b);
+    ensures \result == RP_OK ==> rp_span_inside(out->branch_counters, b);
+    ensures \result == RP_OK ==> rp_span_inside(out->regs_user, b);
+    ensures \result == RP_OK ==> rp_span_inside(out->stack_user, b);
+    ensures \result == RP_OK ==> rp_span_inside(out->regs_intr, b);
+    ensures \result == RP_OK ==> rp_span_inside(out->aux, b);
 */
 static rp_status sample_walk(const rp_sample_layout *L, rp_span b, uint32_t variant,
                              rp_sample *out)
