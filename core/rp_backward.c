@@ -54,6 +54,7 @@ rp_status rp_backward_next(const rp_ring *ring, uint64_t head, uint64_t *walked,
 	const uint16_t type1 = rp_bw_load16(hdr + 2);
 	const uint16_t misc = rp_bw_load16(hdr + 4);
 	const uint16_t size = rp_bw_load16(hdr + 6);
+	//@ assert bw_hdr: size == rp_hdr_size(ring, rp_bw_off(head, w, ring->size));
 
 	if (size == 0)
 		return RP_BW_END_ZERO;
