@@ -113,6 +113,7 @@ rp_status rp_backward_drain(const rp_ring *ring, uint64_t head, uint64_t *walked
 	                     recs[k].body.p1 == recs[k].body.p0 &&
 	                     scratch <= recs[k].body.p0 &&
 	                     recs[k].body.p0 + recs[k].body.n0 <= scratch + used;
+	    loop invariant st == RP_MORE;
 	    loop assigns n, w, used, st, recs[0 .. max - 1], scratch[0 .. cap - 1];
 	    loop variant max - n;
 	*/

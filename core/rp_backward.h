@@ -65,7 +65,7 @@
               rec->size >= 8 && rec->size % 8 == 0 && rec->size - 8 <= cap &&
               rec->body.p0 == scratch && rec->body.p1 == scratch &&
               rec->body.n0 == rec->size - 8 && rec->body.n1 == 0 &&
-              *walked == \old(*walked) + rec->size;
+              *walked == \old(*walked) + rec->size && *walked <= ring->size;
 
     behavior misaligned:
       assumes head % 8 != 0 || *walked % 8 != 0;
