@@ -108,9 +108,11 @@ rp_status rp_backward_drain(const rp_ring *ring, uint64_t head, uint64_t *walked
 	    loop invariant 8 * n <= w - \at(*walked, Pre);
 	    loop invariant n == 0 ==> w == \at(*walked, Pre);
 	    loop invariant \forall integer k; 0 <= k < n ==>
-	                     recs[k].size >= 8 && recs[k].size % 8 == 0 &&
-	                     recs[k].body.n0 == recs[k].size - 8 && recs[k].body.n1 == 0 &&
-	                     recs[k].body.p1 == recs[k].body.p0 &&
+	                     recs[k].size >= 8 && recs[k].size % 8 == 0;
+	    loop invariant \forall integer k; 0 <= k < n ==>
+	                     recs[k].body.n0 == recs[k].size - 8 && recs[k].body.n1 == 0;
+	    loop invariant \forall integer k; 0 <= k < n ==> recs[k].body.p1 == recs[k].body.p0;
+	    loop invariant \forall integer k; 0 <= k < n ==>
 	                     scratch <= recs[k].body.p0 &&
 	                     recs[k].body.p0 + recs[k].body.n0 <= scratch + used;
 	    loop invariant st == RP_MORE;

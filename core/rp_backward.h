@@ -158,9 +158,11 @@ rp_status rp_backward_next(const rp_ring *ring, uint64_t head, uint64_t *walked,
     ensures 8 * *count <= *walked - \old(*walked);
     ensures *count == 0 ==> *walked == \old(*walked);
     ensures \forall integer k; 0 <= k < *count ==>
-              recs[k].size >= 8 && recs[k].size % 8 == 0 &&
-              recs[k].body.n0 == recs[k].size - 8 && recs[k].body.n1 == 0 &&
-              recs[k].body.p1 == recs[k].body.p0 &&
+              recs[k].size >= 8 && recs[k].size % 8 == 0;
+    ensures \forall integer k; 0 <= k < *count ==>
+              recs[k].body.n0 == recs[k].size - 8 && recs[k].body.n1 == 0;
+    ensures \forall integer k; 0 <= k < *count ==> recs[k].body.p1 == recs[k].body.p0;
+    ensures \forall integer k; 0 <= k < *count ==>
               scratch <= recs[k].body.p0 &&
               recs[k].body.p0 + recs[k].body.n0 <= scratch + cap;
     ensures \result == RP_MORE ==> *count > 0 || max == 0;
