@@ -330,10 +330,6 @@ static rp_status sample_walk(const rp_sample_layout *L, rp_span b, uint32_t vari
 	const uint64_t st = L->sample_type;
 	uint32_t off = 0;
 	rp_status r;
-	/* the first views live in locals until the end: a short frame for the proof */
-	rp_read_values read;
-	uint64_t callchain_nr;
-	rp_span callchain;
 
 	out->present = st;
 	if (!rp_take_opt_u64(b, &off, st & RP_SAMPLE_IDENTIFIER, &out->identifier) ||
@@ -346,10 +342,10 @@ static rp_status sample_walk(const rp_sample_layout *L, rp_span b, uint32_t vari
 	    !rp_take_opt_u32x2(b, &off, st & RP_SAMPLE_CPU, &out->cpu, &out->cpu_res) ||
 	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_PERIOD, &out->period))
 		return RP_E_BODY_SHORT;
-	r = step_read(b, &off, st & RP_SAMPLE_READ, L->read_format, &read);
+	r = step_read(b, &off, st & RP_SAMPLE_READ, L->read_format, &out->read);
 	if (r != RP_OK)
 		return r;
-	r = step_counted(b, &off, st & RP_SAMPLE_CALLCHAIN, 8u, &callchain_nr, &callchain);
+	r = step_counted(b, &off, st & RP_SAMPLE_CALLCHAIN, 8u, &out->callchain_nr, &out->callchain);
 	if (r != RP_OK)
 		return r;
 	r = step_raw(b, &off, st & RP_SAMPLE_RAW, &out->raw_size, &out->raw);
@@ -383,9 +379,6 @@ static rp_status sample_walk(const rp_sample_layout *L, rp_span b, uint32_t vari
 		return r;
 	if (off != b.n0 + b.n1)
 		return RP_E_LEFTOVER;
-	out->read = read;
-	out->callchain_nr = callchain_nr;
-	out->callchain = callchain;
 	return RP_OK;
 }
 
