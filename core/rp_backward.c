@@ -37,6 +37,36 @@ static uint16_t rp_bw_load16(const uint8_t *p)
 #endif
 }
 
+/* Copy the len body bytes of the record whose header is at offset off:
+ * from off + 8, wrapping at the ring end at most once (the same bytes, in
+ * the same order, as the body span of the forward walk). */
+/*@ requires 8 <= rsize <= 4294967296 && rsize % 8 == 0;
+    requires off + 8 <= rsize;
+    requires len + 8 <= rsize;
+    requires \valid_read(data + (0 .. rsize - 1));
+    requires \valid(dst + (0 .. len - 1));
+    requires \separated(dst + (0 .. len - 1), data + (0 .. rsize - 1));
+    assigns dst[0 .. len - 1];
+    ensures bw_copied: \forall integer i; 0 <= i < len ==>
+              dst[i] == data[rp_bw_wrap(off + 8 + i, rsize)];
+*/
+static void rp_bw_copy(const uint8_t *data, uint64_t rsize, uint64_t off,
+                       uint32_t len, uint8_t *dst)
+{
+	/*@ loop invariant 0 <= i <= len;
+	    loop invariant bw_done: \forall integer k; 0 <= k < i ==>
+	                     dst[k] == data[rp_bw_wrap(off + 8 + k, rsize)];
+	    loop assigns i, dst[0 .. len - 1];
+	    loop variant len - i;
+	*/
+	for (uint32_t i = 0; i < len; i++) {
+		const uint64_t x = off + 8u + i;
+		const uint64_t at = x < rsize ? x : x - rsize;
+		//@ assert bw_at: at == rp_bw_wrap(off + 8 + i, rsize);
+		dst[i] = RP_LOAD_U8(data + at);
+	}
+}
+
 rp_status rp_backward_next(const rp_ring *ring, uint64_t head, uint64_t *walked,
                            uint8_t *scratch, uint32_t cap, rp_record *rec)
 {
@@ -48,13 +78,23 @@ rp_status rp_backward_next(const rp_ring *ring, uint64_t head, uint64_t *walked,
 		return RP_EMPTY;
 
 	/* The header, read once into locals; the ring may change under us. */
-	const uint64_t off = rp_bw_offset(head, w, ring->size);
-	const uint8_t *hdr = ring->data + off;
+	const uint8_t *const data = ring->data;
+	const uint64_t rsize = ring->size;
+	const uint64_t off = rp_bw_offset(head, w, rsize);
+	const uint8_t *hdr = data + off;
 	const uint16_t type0 = rp_bw_load16(hdr);
 	const uint16_t type1 = rp_bw_load16(hdr + 2);
 	const uint16_t misc = rp_bw_load16(hdr + 4);
 	const uint16_t size = rp_bw_load16(hdr + 6);
-	//@ assert bw_hdr: size == rp_hdr_size(ring, rp_bw_off(head, w, ring->size));
+#if RP_BIG_ENDIAN
+	const uint32_t type = 65536u * type0 + (uint32_t)type1;
+#else
+	const uint32_t type = (uint32_t)type0 + 65536u * type1;
+#endif
+	//@ assert bw_off: off == rp_bw_off(head, w, ring->size);
+	//@ assert bw_hdr: size == rp_hdr_size(ring, off);
+	//@ assert bw_type: type == rp_hdr_type(ring, off);
+	//@ assert bw_misc: misc == rp_hdr_misc(ring, off);
 
 	if (size == 0)
 		return RP_BW_END_ZERO;
@@ -62,27 +102,14 @@ rp_status rp_backward_next(const rp_ring *ring, uint64_t head, uint64_t *walked,
 		return RP_E_BW_HDR_SHORT;
 	if (size % 8u != 0)
 		return RP_E_BW_HDR_ALIGN;
-	if (size > ring->size - w)
+	if (size > rsize - w)
 		return RP_BW_END_OVERWRITTEN;
 	const uint32_t body_len = (uint32_t)size - 8u;
 	if (body_len > cap)
 		return RP_E_BW_SCRATCH;
 
-	const uint64_t body_off = off + 8u == ring->size ? 0 : off + 8u;
-	const uint64_t room = ring->size - body_off;
-	rp_span body;
-	body.p0 = ring->data + body_off;
-	body.n0 = body_len <= room ? body_len : (uint32_t)room;
-	body.p1 = ring->data;
-	body.n1 = body_len - body.n0;
-	(void)rp_span_copy(body, scratch, body_len);
-
 	rec->pos = rp_bw_advance(head, w);
-#if RP_BIG_ENDIAN
-	rec->type = 65536u * type0 + (uint32_t)type1;
-#else
-	rec->type = (uint32_t)type0 + 65536u * type1;
-#endif
+	rec->type = type;
 	rec->misc = misc;
 	rec->size = size;
 	rec->body.p0 = scratch;
@@ -90,6 +117,7 @@ rp_status rp_backward_next(const rp_ring *ring, uint64_t head, uint64_t *walked,
 	rec->body.p1 = scratch;
 	rec->body.n1 = 0;
 	*walked = w + size;
+	rp_bw_copy(data, rsize, off, body_len, scratch);
 	return RP_OK;
 }
 
@@ -107,13 +135,15 @@ rp_status rp_backward_drain(const rp_ring *ring, uint64_t head, uint64_t *walked
 	    loop invariant \at(*walked, Pre) <= w <= ring->size;
 	    loop invariant 8 * n <= w - \at(*walked, Pre);
 	    loop invariant n == 0 ==> w == \at(*walked, Pre);
-	    loop invariant \forall integer k; 0 <= k < n ==>
-	                     recs[k].size >= 8 && recs[k].size % 8 == 0;
-	    loop invariant \forall integer k; 0 <= k < n ==>
-	                     recs[k].body.n0 == recs[k].size - 8 && recs[k].body.n1 == 0;
-	    loop invariant \forall integer k; 0 <= k < n ==> recs[k].body.p1 == recs[k].body.p0;
-	    loop invariant \forall integer k; 0 <= k < n ==>
-	                     scratch <= recs[k].body.p0 &&
+	    loop invariant sizes8: \forall integer k; 0 <= k < n ==> recs[k].size >= 8;
+	    loop invariant sizes_al: \forall integer k; 0 <= k < n ==> recs[k].size % 8 == 0;
+	    loop invariant n0s: \forall integer k; 0 <= k < n ==> recs[k].body.n0 == recs[k].size - 8;
+	    loop invariant n1s: \forall integer k; 0 <= k < n ==> recs[k].body.n1 == 0;
+	    loop invariant p1s: \forall integer k; 0 <= k < n ==> recs[k].body.p1 == recs[k].body.p0;
+	    loop invariant lo: \forall integer k; 0 <= k < n ==> scratch <= recs[k].body.p0;
+	    loop invariant same: \forall integer k; 0 <= k < n ==>
+	                     \base_addr(recs[k].body.p0) == \base_addr(scratch);
+	    loop invariant hi: \forall integer k; 0 <= k < n ==>
 	                     recs[k].body.p0 + recs[k].body.n0 <= scratch + used;
 	    loop invariant st == RP_MORE;
 	    loop assigns n, w, used, st, recs[0 .. max - 1], scratch[0 .. cap - 1];
@@ -124,6 +154,8 @@ rp_status rp_backward_drain(const rp_ring *ring, uint64_t head, uint64_t *walked
 		st = rp_backward_next(ring, head, &w, scratch + used, cap - used, &r);
 		if (st != RP_OK)
 			break;
+		//@ assert step_p0: r.body.p0 == scratch + used;
+		//@ assert step_n0: r.body.n0 == r.size - 8 && r.size - 8 <= cap - used;
 		recs[n].pos = r.pos;
 		recs[n].type = r.type;
 		recs[n].misc = r.misc;

@@ -115,14 +115,15 @@
       assumes rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)) - 8 <= cap;
       ensures \result == RP_OK;
       ensures rp_dist(rec->pos, head) == \old(*walked);
-      ensures rec->size == rp_hdr_size(ring, rp_bw_off(head, \old(*walked), ring->size));
-      ensures rec->type == rp_hdr_type(ring, rp_bw_off(head, \old(*walked), ring->size));
-      ensures rec->misc == rp_hdr_misc(ring, rp_bw_off(head, \old(*walked), ring->size));
+      // Header facts in the pre-state (the ring is not written: same bytes).
+      ensures bw_size: rec->size == \old(rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)));
+      ensures bw_type: rec->type == \old(rp_hdr_type(ring, rp_bw_off(head, *walked, ring->size)));
+      ensures bw_misc: rec->misc == \old(rp_hdr_misc(ring, rp_bw_off(head, *walked, ring->size)));
       ensures rec->body.p0 == scratch && rec->body.p1 == scratch;
       ensures rec->body.n0 == rec->size - 8 && rec->body.n1 == 0;
-      ensures \forall integer i; 0 <= i < rec->size - 8 ==>
-                scratch[i] == ring->data[rp_bw_wrap(rp_bw_off(head, \old(*walked), ring->size) + 8 + i,
-                                                    ring->size)];
+      ensures bw_body: \forall integer i; 0 <= i < rec->size - 8 ==>
+                scratch[i] == \old(ring->data[rp_bw_wrap(rp_bw_off(head, *walked, ring->size) + 8 + i,
+                                                         ring->size)]);
       ensures *walked == \old(*walked) + rec->size;
     complete behaviors;
     disjoint behaviors;
@@ -157,13 +158,13 @@ rp_status rp_backward_next(const rp_ring *ring, uint64_t head, uint64_t *walked,
     ensures \old(*walked) <= *walked <= ring->size;
     ensures 8 * *count <= *walked - \old(*walked);
     ensures *count == 0 ==> *walked == \old(*walked);
-    ensures \forall integer k; 0 <= k < *count ==>
-              recs[k].size >= 8 && recs[k].size % 8 == 0;
-    ensures \forall integer k; 0 <= k < *count ==>
-              recs[k].body.n0 == recs[k].size - 8 && recs[k].body.n1 == 0;
-    ensures \forall integer k; 0 <= k < *count ==> recs[k].body.p1 == recs[k].body.p0;
-    ensures \forall integer k; 0 <= k < *count ==>
-              scratch <= recs[k].body.p0 &&
+    ensures sizes8: \forall integer k; 0 <= k < *count ==> recs[k].size >= 8;
+    ensures sizes_al: \forall integer k; 0 <= k < *count ==> recs[k].size % 8 == 0;
+    ensures n0s: \forall integer k; 0 <= k < *count ==> recs[k].body.n0 == recs[k].size - 8;
+    ensures n1s: \forall integer k; 0 <= k < *count ==> recs[k].body.n1 == 0;
+    ensures p1s: \forall integer k; 0 <= k < *count ==> recs[k].body.p1 == recs[k].body.p0;
+    ensures lo: \forall integer k; 0 <= k < *count ==> scratch <= recs[k].body.p0;
+    ensures hi: \forall integer k; 0 <= k < *count ==>
               recs[k].body.p0 + recs[k].body.n0 <= scratch + cap;
     ensures \result == RP_MORE ==> *count > 0 || max == 0;
     ensures \result == RP_MORE || \result == RP_EMPTY || \result < 0;
