@@ -64,6 +64,25 @@ static bool parse_mmap(rp_span p, uint32_t *off, rp_ev_mmap *o)
 	return true;
 }
 
+/* MMAP2's last fields: u32 prot, flags; char filename[]. */
+/*@ requires rp_cur_ok(p, off);
+    requires \valid(prot) && \valid(flags) && \valid(name) && \separated(prot, flags, name, off);
+    requires \separated(prot, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires \separated(flags, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires \separated(name, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    assigns *off, *prot, *flags, *name;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+                                 rp_span_inside(*name, p);
+*/
+static bool take_prot_flags_name(rp_span p, uint32_t *off, uint32_t *prot, uint32_t *flags,
+                                 rp_span *name)
+{
+	if (!rp_take_u32(p, off, prot) || !rp_take_u32(p, off, flags))
+		return false;
+	rp_take_string(p, off, name);
+	return true;
+}
+
 /*@ requires rp_cur_ok(p, off);
     requires \valid(o) && \separated(o, off);
     requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
@@ -104,9 +123,9 @@ static rp_status parse_mmap2(rp_span p, uint32_t *off, bool build_id, rp_ev_mmap
 		    !rp_take_u64(p, off, &o->ino) || !rp_take_u64(p, off, &o->ino_generation))
 			return RP_E_BODY_SHORT;
 	}
-	if (!rp_take_u32(p, off, &o->prot) || !rp_take_u32(p, off, &o->flags))
+	/*@ assert rp_span_inside(o->build_id, p); */
+	if (!take_prot_flags_name(p, off, &o->prot, &o->flags, &o->filename))
 		return RP_E_BODY_SHORT;
-	rp_take_string(p, off, &o->filename);
 	return RP_OK;
 }
 
@@ -390,6 +409,11 @@ rp_status rp_record_parse(const rp_sample_layout *L, const rp_record *rec, rp_ev
 		return r;
 	if (off != payload.n0 + payload.n1)
 		return RP_E_LEFTOVER;
+	/* the READ view, lifted from payload to body before the header writes */
+	/*@ assert type == RP_RECORD_READ ==> rp_span_inside(out->read.values.entries, payload); */
+	/*@ assert rp_span_prefix(payload, body); */
+	/*@ assert type == RP_RECORD_READ ==> rp_span_inside(out->read.values.entries, body); */
+	/*@ assert type == RP_RECORD_READ ==> rp_read_inside(&out->read.values, body); */
 	/* parse_payload's contract may write all of *out: restate the header */
 	out->type = type;
 	out->misc = rec->misc;

@@ -6,7 +6,7 @@ PARSERS_DIR   = $(BUILD)/parsers
 PARSERS_CORE  = core/rp_span.c core/rp_cursor.c core/rp_sample.c core/rp_records.c core/rp_status.c core/rp_ring.c
 PARSERS_UNIT  = $(PARSERS_DIR)/test_parsers
 PARSERS_INTEG = $(PARSERS_DIR)/test_parsers_kernel
-PARSERS_FCT   = rp_span_prefix_of,rp_take_u64,rp_take_u32,rp_take_u16,rp_take_u8,rp_take_span,rp_take_array,rp_take_string,rp_take_opt_u64,rp_take_opt_u32x2,rp_popcount64,id_trailer_size,rp_sample_layout_make,rp_callchain_is_context,empty_span,rp_take_read_values,rp_read_entry,step_read,step_raw,step_counted,step_regs,step_stack,step_branch,sample_walk,rp_sample_parse_body,rp_sample_parse,rp_sample_id_parse,take_pid_tid,parse_mmap,parse_mmap2,parse_namespaces,parse_ksymbol,parse_text_poke,parse_callchain_deferred,parse_lost,parse_comm,parse_task,parse_3u64,parse_read,parse_bpf_event,parse_cgroup,parse_payload,rp_record_parse
+PARSERS_FCT   = rp_span_prefix_of,rp_take_u64,rp_take_u32,rp_take_u16,rp_take_u8,rp_take_span,rp_take_array,rp_take_string,rp_take_opt_u64,rp_take_opt_u32x2,rp_popcount64,id_trailer_size,rp_sample_layout_make,rp_callchain_is_context,empty_span,rp_take_read_values,rp_read_entry,step_read,step_raw,step_counted,step_regs,step_stack,step_branch,sample_walk,rp_sample_parse_body,rp_sample_parse,rp_sample_id_parse,take_pid_tid,parse_mmap,take_prot_flags_name,parse_mmap2,parse_namespaces,parse_ksymbol,parse_text_poke,parse_callchain_deferred,parse_lost,parse_comm,parse_task,parse_3u64,parse_read,parse_bpf_event,parse_cgroup,parse_payload,rp_record_parse
 
 ALL_TARGETS  += $(PARSERS_UNIT) $(PARSERS_INTEG)
 CHECK_SUITES += parsers-unit parsers-integration
