@@ -54,16 +54,17 @@ typedef struct rp_record {
 
   // Where a record's body starts when its header is at offset o.
   logic integer rp_body_off(integer o, integer size) =
-    o + 8 == size ? 0 : o + 8;
+    o + 8 >= size ? 0 : o + 8;
 
-  // The body of a record decoded from ring r with its header at offset o:
-  // in bounds, in the ring, exactly size - 8 bytes, wrapping at most once
-  // and never reaching back into its own header.
-  predicate rp_body_in_ring(rp_ring *r, integer o, integer size, rp_span b) =
-    b.p0 == r->data + rp_body_off(o, r->size) &&
-    b.n0 <= r->size - rp_body_off(o, r->size) &&
-    b.p1 == r->data &&
-    (b.n1 == 0 || b.n0 == r->size - rp_body_off(o, r->size)) &&
+  // The body of a record decoded from the data area (data, rsize) with its
+  // header at offset o: in bounds, exactly size - 8 bytes, wrapping at most
+  // once and never reaching back into its own header.
+  predicate rp_body_in_ring(uint8_t *data, integer rsize, integer o,
+                            integer size, rp_span b) =
+    b.p0 == data + rp_body_off(o, rsize) &&
+    b.n0 <= rsize - rp_body_off(o, rsize) &&
+    b.p1 == data &&
+    (b.n1 == 0 || b.n0 == rsize - rp_body_off(o, rsize)) &&
     (b.n1 == 0 || b.n1 <= o) &&
     b.n0 + b.n1 == size - 8 &&
     rp_span_ok(b);
@@ -81,6 +82,7 @@ typedef struct rp_record {
     requires \separated(tail, ring, ring->data + (0 .. ring->size - 1));
     requires \separated(rec, ring, ring->data + (0 .. ring->size - 1));
     assigns *tail, *rec;
+    ensures \result != RP_OK ==> *tail == \old(*tail);
 
     behavior overrun:
       assumes rp_dist(head, *tail) > ring->size;
@@ -130,10 +132,11 @@ typedef struct rp_record {
       assumes rp_hdr_size(ring, rp_off(*tail, ring->size)) <= rp_dist(head, *tail);
       ensures \result == RP_OK;
       ensures rec->pos == \old(*tail);
-      ensures rec->size == rp_hdr_size(ring, rp_off(\old(*tail), ring->size));
-      ensures rec->type == rp_hdr_type(ring, rp_off(\old(*tail), ring->size));
-      ensures rec->misc == rp_hdr_misc(ring, rp_off(\old(*tail), ring->size));
-      ensures rp_body_in_ring(ring, rp_off(\old(*tail), ring->size), rec->size, rec->body);
+      ensures rec->size == \old(rp_hdr_size(ring, rp_off(*tail, ring->size)));
+      ensures rec->type == \old(rp_hdr_type(ring, rp_off(*tail, ring->size)));
+      ensures rec->misc == \old(rp_hdr_misc(ring, rp_off(*tail, ring->size)));
+      ensures rp_body_in_ring(\old(ring->data), \old(ring->size),
+                              \old(rp_off(*tail, ring->size)), rec->size, rec->body);
       ensures *tail % 8 == 0;
       ensures rp_dist(*tail, \old(*tail)) == rec->size;
       ensures rp_dist(head, *tail) == rp_dist(head, \old(*tail)) - rec->size;
@@ -165,13 +168,16 @@ rp_status rp_ring_next(const rp_ring *ring, uint64_t head, uint64_t *tail,
     ensures rp_dist(head, *tail) + rp_dist(*tail, \old(*tail)) == rp_dist(head, \old(*tail));
     ensures *count == 0 ==> *tail == \old(*tail);
     ensures *count > 0 ==> recs[0].pos == \old(*tail);
-    ensures \forall integer k; 0 <= k < *count - 1 ==>
+    ensures chain: \forall integer k; 0 <= k < *count - 1 ==>
               rp_dist(recs[k + 1].pos, recs[k].pos) == recs[k].size;
     ensures *count > 0 ==>
               rp_dist(*tail, recs[*count - 1].pos) == recs[*count - 1].size;
-    ensures \forall integer k; 0 <= k < *count ==>
-              recs[k].size >= 8 && recs[k].size % 8 == 0 && recs[k].pos % 8 == 0 &&
-              rp_body_in_ring(ring, rp_off(recs[k].pos, ring->size), recs[k].size, recs[k].body);
+    ensures sizes: \forall integer k; 0 <= k < *count ==>
+              recs[k].size >= 8 && recs[k].size % 8 == 0;
+    ensures aligned: \forall integer k; 0 <= k < *count ==> recs[k].pos % 8 == 0;
+    ensures bodies: \forall integer k; 0 <= k < *count ==>
+              rp_body_in_ring(\old(ring->data), \old(ring->size),
+                              rp_off(recs[k].pos, \old(ring->size)), recs[k].size, recs[k].body);
     ensures \result == RP_EMPTY ==> *tail == head;
     ensures \result == RP_MORE ==> *count == max && *tail != head;
     ensures \result == RP_EMPTY || \result == RP_MORE || \result < 0;

@@ -12,7 +12,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 files=("$@")
 [ ${#files[@]} = 0 ] && files=($(ls core/*.c | sort))
-timeout=${RP_WP_TIMEOUT:-10}
+timeout=${RP_WP_TIMEOUT:-60}
 fct=()
 [ -n "${RP_WP_FCT:-}" ] && fct=(-wp-fct "$RP_WP_FCT")
 fail=0
@@ -24,7 +24,7 @@ if grep -rnw 'axiom' core 2>/dev/null; then
   echo "proofs: 'axiom' in core/ (axioms are not proofs: write a lemma)"; fail=1
 fi
 
-conf=$out/why3.conf
+conf=${RP_WHY3CONF:-$out/why3.conf}
 if [ ! -s "$conf" ]; then
   why3 config detect -C "$conf" >/dev/null 2>&1 || { echo "proofs: why3 config detect failed"; exit 1; }
   cat proofs/why3-cvc5.conf >> "$conf"
@@ -53,7 +53,6 @@ valid=$(jq '."wp:global"."wp:main".valid // 0' "$out/wp.json" 2>/dev/null || ech
 [ "$total" -gt 0 ] && [ "$total" = "$valid" ] || { echo "proofs: $valid of $total goals proved"; fail=1; }
 
 # Trusted base: the external clauses WP had to take on trust.
-frama-c-report() { :; }
 grep -E '^\s*\[\s*Extern\s*\]' "$out/wp.log" | sed -E 's/^\s*//' | sort -u > "$out/trusted-base.txt"
 if ! diff -u proofs/trusted-base.txt "$out/trusted-base.txt"; then
   echo "proofs: the trusted base differs from proofs/trusted-base.txt"; fail=1
@@ -65,9 +64,14 @@ if [ "${RP_NO_SMOKE:-0}" != 1 ]; then
   frama-c "${common[@]}" "${fct[@]}" -wp-smoke-tests -wp-smoke-timeout 3 \
     -wp-prop=-@assert,-@ensures,-@requires,-@assigns,-@invariant,-@variant,-@check,-@lemma,-@rte,-@complete_behaviors,-@disjoint_behaviors,-@exits,-@breaks,-@continues,-@returns,-@terminates,-@decreases,-@calls,-@from \
     -wp-prover cvc4 -wp-report-json "$out/smoke.json" "${files[@]}" > "$out/smoke.log" 2>&1
-  smoke_ok=$(grep -cE '\[wp\] \[Unsuccess\]|Smoke test.*(Passed|Unknown)' "$out/smoke.log" || true)
-  smoke_bad=$(grep -cE '\[wp\] \[Failed\]|Smoke test.*(Failed|Valid)|\[Doomed\]|Dead code' "$out/smoke.log" || true)
-  grep -E 'Smoke|smoke|Doomed|Dead' "$out/smoke.log" | grep -vE 'Passed' | head -20
+  src=$?
+  # Frama-C 25 prints "[wp] [Passed] Smoke-test <goal>" for a smoke goal that
+  # could not be proved (the good outcome) and another status otherwise.
+  smoke_ok=$(grep -cE '\[Passed\] Smoke-test' "$out/smoke.log" || true)
+  smoke_bad=$(grep -E 'Smoke-test|Doomed|[Dd]ead code' "$out/smoke.log" | grep -cv '\[Passed\] Smoke-test' || true)
+  grep -E 'Smoke-test|Doomed|[Dd]ead code' "$out/smoke.log" | grep -v '\[Passed\] Smoke-test' | head -20
+  [ $src = 0 ] || { echo "proofs: the smoke-test run exited $src (see $out/smoke.log)"; fail=1; }
+  [ "$smoke_ok" -gt 0 ] || { echo "proofs: no smoke test ran"; fail=1; }
   [ "$smoke_bad" = 0 ] || { echo "proofs: $smoke_bad smoke tests failed (a contradictory precondition or dead code)"; fail=1; }
 fi
 t2=$(date +%s)
