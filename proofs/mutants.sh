@@ -13,6 +13,9 @@ pass=0; fail=0
 for p in proofs/mutants/*.patch; do
   name=$(basename "$p" .patch)
   fct=$(sed -n 's/^# function: //p' "$p")
+  # optional "# wp:" line: the behavior or property the mutant must break,
+  # so that only those goals are re-proved
+  wpx=$(sed -n 's/^# wp: //p' "$p")
   dir=$scratch/$name
   mkdir -p "$dir"
   cp -r core proofs "$dir/"
@@ -22,7 +25,7 @@ for p in proofs/mutants/*.patch; do
     continue
   fi
   t0=$(date +%s)
-  (cd "$dir" && RP_WP_FCT=$fct RP_NO_SMOKE=1 RP_WP_TIMEOUT=${RP_MUTANT_TIMEOUT:-5} \
+  (cd "$dir" && env -u RP_RESULTS RP_WP_FCT=$fct RP_WP_EXTRA="$wpx" RP_NO_SMOKE=1 RP_WP_TIMEOUT=${RP_MUTANT_TIMEOUT:-5} \
      RP_PROOF_DIR=out RP_WHY3CONF=$conf bash proofs/run.sh > out.log 2>&1)
   rc=$?
   summary=$(grep '^proofs:' "$dir/out.log" | tail -1)
