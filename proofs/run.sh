@@ -89,7 +89,7 @@ if [ -z "${RP_WP_FCT:-}" ] && [ -n "$pending" ]; then
     case "$line" in ''|'#'*) continue ;; esac
     f=${line%%:*}; why=${line#*: }
     rm -f "$out/pending-$f.json"
-    frama-c "${common[@]}" -wp-fct "$f" -wp-prover cvc4,cvc5 -wp-timeout "$timeout" \
+    frama-c "${common[@]}" -wp-fct "$f" -wp-prover cvc4,cvc5 -wp-timeout 10 \
       -wp-report-json "$out/pending-$f.json" "${files[@]}" > "$out/pending-$f.log" 2>&1
     pt=$(jq '."wp:global"."wp:main".total // 0' "$out/pending-$f.json" 2>/dev/null || echo 0)
     pv=$(jq '."wp:global"."wp:main".valid // 0' "$out/pending-$f.json" 2>/dev/null || echo 0)
