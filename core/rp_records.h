@@ -139,6 +139,7 @@ typedef struct rp_event {
     requires \valid(out) && \separated(out, L);
     requires \separated(out, body.p0 + (0 .. body.n0 - 1), body.p1 + (0 .. body.n1 - 1));
     assigns *out;
+    ensures \result == RP_OK ==> L->id_size <= rp_span_len(body);
     behavior short:
       assumes rp_span_len(body) < L->id_size;
       assigns \nothing;
