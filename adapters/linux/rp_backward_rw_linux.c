@@ -1,0 +1,162 @@
+#include "rp_backward_rw_linux.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "rp_abi.h"
+#include "rp_views.h"
+
+enum { BWRW_BATCH = 64 };
+
+int rp_backward_rw_map(rp_backward_rw_ring *r, int fd, uint32_t data_pages,
+                       unsigned flags)
+{
+	if (!r)
+		return -EINVAL;
+	memset(r, 0, sizeof *r);
+	if (flags & ~(unsigned)RP_RING_STRICT)
+		return -EINVAL;
+	/* flags without RP_RING_OVERWRITE: PROT_READ | PROT_WRITE, and
+	 * ring.tail starts at the control page's data_tail */
+	return rp_perf_ring_map(&r->ring, fd, data_pages, flags);
+}
+
+void rp_backward_rw_unmap(rp_backward_rw_ring *r)
+{
+	if (!r)
+		return;
+	rp_perf_ring_unmap(&r->ring);
+	r->ndone = 0;
+}
+
+static void account(rp_backward_rw_ring *r, const rp_record *rec)
+{
+	r->stats.records++;
+	r->stats.bytes += rec->size;
+	if (rec->type == RP_RECORD_LOST) {
+		rp_lost l;
+		if (rp_lost_view(rec, &l) == RP_OK) {
+			r->stats.lost += l.lost;
+			r->stats.lost_records++;
+		}
+	}
+}
+
+/* The remembered ranges must be ordered, disjoint and inside
+ * [head, head + span), span = data_tail - head. */
+static bool ranges_valid(const rp_backward_rw_ring *r, uint64_t head, uint64_t span)
+{
+	uint64_t prev = 0;
+	if (r->ndone > RP_BWRW_RANGES)
+		return false;
+	for (uint32_t i = 0; i < r->ndone; i++) {
+		const uint64_t lo = r->done[i].lo - head, hi = r->done[i].hi - head;
+		if (lo < prev || lo >= hi || hi > span)
+			return false;
+		prev = hi;
+	}
+	return true;
+}
+
+static bool in_done(const rp_backward_rw_ring *r, uint64_t head, uint64_t pos)
+{
+	const uint64_t d = pos - head;
+	for (uint32_t i = 0; i < r->ndone; i++)
+		if (d >= r->done[i].lo - head && d < r->done[i].hi - head)
+			return true;
+	return false;
+}
+
+/* Everything in [head, end) has now been delivered (by this drain or an
+ * earlier one): replace the ranges it covers by one [head, end'), merging
+ * an adjacent one.  false (nothing changed) if that needs more than
+ * RP_BWRW_RANGES ranges. */
+static bool remember(rp_backward_rw_ring *r, uint64_t head, uint64_t end)
+{
+	uint64_t de = end - head;
+	uint32_t i = 0;
+	while (i < r->ndone && r->done[i].lo - head < de) {
+		if (r->done[i].hi - head > de)
+			de = r->done[i].hi - head; /* defensive: never forget a delivered byte */
+		i++;
+	}
+	if (i < r->ndone && r->done[i].lo - head == de) {
+		de = r->done[i].hi - head;
+		i++;
+	}
+	const uint32_t keep = r->ndone - i;
+	if (keep + 1 > RP_BWRW_RANGES)
+		return false;
+	memmove(&r->done[1], &r->done[i], keep * sizeof r->done[0]);
+	r->done[0].lo = head;
+	r->done[0].hi = head + de;
+	r->ndone = keep + 1;
+	return true;
+}
+
+static void publish(rp_backward_rw_ring *r, uint64_t head)
+{
+	r->ring.tail = head;
+	r->ndone = 0;
+	rp_perf_ring_commit(&r->ring);
+}
+
+int rp_backward_rw_drain(rp_backward_rw_ring *r, rp_record_fn fn, void *ctx)
+{
+	rp_record batch[BWRW_BATCH];
+	uint64_t delivered = 0;
+	bool want_stop = false, stopped = false, deferred = false;
+	int result = 0;
+
+	if (!r || !r->ring.base || !fn || (r->ring.flags & RP_RING_OVERWRITE))
+		return -EINVAL;
+	const uint64_t head = rp_perf_ring_head(&r->ring);
+	const uint64_t tail = r->ring.tail; /* we are data_tail's only writer */
+	if (!ranges_valid(r, head, tail - head))
+		r->ndone = 0;
+	uint64_t cur = head;
+	for (;;) {
+		uint32_t count = 0;
+		const uint64_t start = cur;
+		/* the forward core over [head, tail): its "head" is our data_tail */
+		rp_status st = rp_ring_drain(&r->ring.data, tail, &cur, batch, BWRW_BATCH, &count);
+		for (uint32_t k = 0; k < count && !stopped; k++) {
+			const rp_record *rec = &batch[k];
+			if (in_done(r, head, rec->pos))
+				continue;
+			account(r, rec);
+			delivered++;
+			if (fn(ctx, rec) != 0)
+				want_stop = true;
+			if (!want_stop)
+				continue;
+			if (remember(r, head, rec->pos + rec->size)) {
+				stopped = true;
+			} else if (!deferred) {
+				deferred = true;
+				r->deferred_stops++;
+			}
+		}
+		if (stopped)
+			break;
+		if (st < 0) {
+			r->stats.corrupt++;
+			r->stats.last_error = st;
+			if ((r->ring.flags & RP_RING_STRICT) &&
+			    (cur == head || remember(r, head, cur)))
+				return st; /* nothing published, nothing forgotten */
+			r->stats.resynced_bytes += tail - cur;
+			publish(r, head);
+			result = (r->ring.flags & RP_RING_STRICT) ? st : 0;
+			break;
+		}
+		if (st == RP_EMPTY || cur == start) {
+			publish(r, head);
+			break;
+		}
+	}
+	if (result)
+		return result;
+	return delivered > 0x7fffffff ? 0x7fffffff : (int)delivered;
+}

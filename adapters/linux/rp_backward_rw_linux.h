@@ -1,0 +1,87 @@
+/* Backward non-overwrite perf rings: events opened with
+ * attr.write_backward = 1 whose ring is mapped WRITABLE (SPEC.md §5).
+ *
+ * In this mode the kernel writes records at decreasing positions (data_head
+ * starts at 0 and goes down as a wrapping u64; each record is laid out front
+ * to back starting at data_head) and honours data_tail: it writes only if
+ * (data_head - 1 - data_tail) mod data_size leaves room, otherwise it drops
+ * the record, counts it lost (bpf_perf_event_output returns -ENOSPC) and
+ * emits a LOST record with the next write that fits.  The unread records
+ * therefore occupy exactly [data_head, data_tail) in increasing addresses,
+ * newest first, and are walked by the verified forward core unchanged:
+ * rp_ring_drain(data, head = data_tail, &cursor = data_head, ...).
+ * Reading frees space by moving data_tail DOWN to data_head.
+ *
+ * Mapping: rp_perf_ring_map(..., flags without RP_RING_OVERWRITE), i.e.
+ * PROT_READ|PROT_WRITE.  The first mapping of an event decides the mode: the
+ * event must not have been mapped read-only before, and must have been
+ * opened with write_backward = 1 (the adapter cannot check this).
+ *
+ * Drain protocol: acquire-load data_head once, walk [head, data_tail)
+ * newest first in stack batches, hand each record to fn, then release-store
+ * data_tail = head once at the end.  Records are borrowed: valid during the
+ * callback only.
+ *
+ * Callback stop (fn returns non-zero): the kernel frees space only from the
+ * data_tail side (the oldest records), so a stop cannot publish a partial
+ * tail without losing the older, undelivered records.  Instead the drain
+ * publishes nothing (data_tail stays) and remembers the delivered range
+ * [head, end of the stopping record) in done[].  The next drain walks from
+ * its new head to data_tail, delivering every record except those whose
+ * position lies in a remembered range (positions compared as u64 modular
+ * distances from the new head), and publishes data_tail = new head only when
+ * it completes.  Every record is thus delivered exactly once, newest first
+ * within each drain.  While data_tail stays, the kernel keeps dropping what
+ * does not fit.
+ * The remembered ranges are at most RP_BWRW_RANGES intervals (a new one
+ * appears only when a drain stops before reaching the records of the
+ * previous ones).  If honouring a stop would need one more, the stop is
+ * deferred: the drain keeps delivering until the delivered set fits again
+ * (at the latest when it reaches a remembered range) and stops there;
+ * stats.deferred_stops counts these.
+ *
+ * Corrupt ring (the core refuses the record at the cursor): by default the
+ * status is counted (stats.corrupt, stats.last_error, stats.resynced_bytes
+ * = bytes from the corruption point to data_tail), data_tail is resynced to
+ * head, the remembered ranges are cleared and the drain returns its count.
+ * With RP_RING_STRICT the drain treats the corruption like a callback stop
+ * (nothing published, records before it remembered as delivered) and
+ * returns the RP_E_* status; the next drain hits it again without
+ * re-delivering.  Clear RP_RING_STRICT in ring.flags to resync.  Nothing is
+ * ever delivered twice.
+ */
+#ifndef RP_BACKWARD_RW_LINUX_H
+#define RP_BACKWARD_RW_LINUX_H
+
+#include <stdint.h>
+
+#include "rp_perf_ring.h"
+
+#define RP_BWRW_RANGES 8
+
+/* Delivered but unpublished records: ring positions [lo, hi). */
+typedef struct rp_bwrw_range {
+	uint64_t lo, hi;
+} rp_bwrw_range;
+
+typedef struct rp_backward_rw_ring {
+	rp_perf_ring ring;    /* mapped read-write; ring.tail = published data_tail */
+	rp_bwrw_range done[RP_BWRW_RANGES]; /* in walk order (increasing from head) */
+	uint32_t ndone;
+	uint64_t deferred_stops; /* stops postponed because done[] was full */
+	rp_ring_stats stats;  /* cumulative; ring.stats is unused */
+} rp_backward_rw_ring;
+
+/* Map fd (a write_backward event) read-write with 1 + data_pages pages
+ * (a power of two).  flags: 0 or RP_RING_STRICT; RP_RING_OVERWRITE is
+ * refused (-EINVAL): read-only backward rings are rp_overwrite_linux.h. */
+int rp_backward_rw_map(rp_backward_rw_ring *r, int fd, uint32_t data_pages,
+                       unsigned flags);
+void rp_backward_rw_unmap(rp_backward_rw_ring *r);
+
+/* Deliver the unread records newest first (see above).  Returns the number
+ * of records delivered by this call (>= 0), or a negative code: -EINVAL for
+ * bad arguments, an RP_E_* status on a corrupt ring in strict mode. */
+int rp_backward_rw_drain(rp_backward_rw_ring *r, rp_record_fn fn, void *ctx);
+
+#endif
