@@ -1,5 +1,6 @@
-/* Real-kernel tests of the BPF ringbuf adapter and the overwrite perf ring
- * adapter.  Usage: test_ringbuf_integration path/to/ringbuf_test.bpf.o
+/* Real-kernel tests of the BPF ringbuf adapter, the overwrite perf ring
+ * adapter and the backward non-overwrite (writable write_backward) ring
+ * adapter, plus a synthetic (no kernel) test of the latter.  Usage: test_ringbuf_integration path/to/ringbuf_test.bpf.o
  * Prints TAP.  A test the kernel refuses (bpf(), perf_event_open) is a SKIP
  * with the reason. */
 #include <bpf/bpf.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "rp_abi.h"
+#include "rp_backward_rw_linux.h"
 #include "rp_error.h"
 #include "rp_overwrite_linux.h"
 #include "rp_perf.h"
@@ -749,6 +751,508 @@ out:
 	ow_close(&o);
 }
 
+/* ---- backward non-overwrite perf ring (write_backward, writable) ------ */
+
+/* What a drain delivered: samples carry their seq, LOST records their count. */
+typedef struct bw_item {
+	uint32_t type;
+	uint64_t seq;  /* SAMPLE: payload seq; synthetic: the id */
+	uint64_t lost; /* LOST */
+	uint64_t pos;
+} bw_item;
+
+typedef struct bw_collect {
+	bw_item items[1024];
+	uint32_t n;          /* total collected */
+	uint32_t drain_n;    /* collected in the current drain */
+	uint32_t stop_after; /* return 1 after this many in one drain (0 = never) */
+	bool synthetic;      /* records carry a plain u64 id (type BW_SYN_TYPE) */
+	char err[256];
+} bw_collect;
+
+#define BW_SYN_TYPE 100u
+
+static int bw_fn(void *ctx, const rp_record *rec)
+{
+	bw_collect *c = ctx;
+	if (c->n == 1024) {
+		snprintf(c->err, sizeof c->err, "more than 1024 records");
+		return 1;
+	}
+	bw_item *it = &c->items[c->n++];
+	memset(it, 0, sizeof *it);
+	it->type = rec->type;
+	it->pos = rec->pos;
+	if (c->synthetic) {
+		uint8_t b[8];
+		if (rec->type != BW_SYN_TYPE || rp_span_copy(rec->body, b, 8) != 8)
+			snprintf(c->err, sizeof c->err, "synthetic record type %u size %u", rec->type, rec->size);
+		else
+			it->seq = rd64(b);
+	} else if (rec->type == RP_RECORD_SAMPLE) {
+		rp_bpf_output o;
+		uint8_t buf[RBT_PERF_PAYLOAD];
+		if (rp_bpf_output_view(rec, &o) != RP_OK || o.raw_size < RBT_PERF_PAYLOAD) {
+			snprintf(c->err, sizeof c->err, "bad sample record (size %u)", rec->size);
+		} else {
+			rp_span_copy(o.data, buf, sizeof buf);
+			it->seq = rd64(buf);
+			for (int i = 8; i < RBT_PERF_PAYLOAD; i++)
+				if (buf[i] != (uint8_t)(i * 7 + 1))
+					snprintf(c->err, sizeof c->err, "sample %llu: payload byte %d",
+					         (unsigned long long)it->seq, i);
+		}
+	} else if (rec->type == RP_RECORD_LOST) {
+		rp_lost l;
+		if (rp_lost_view(rec, &l) == RP_OK)
+			it->lost = l.lost;
+		else
+			snprintf(c->err, sizeof c->err, "bad LOST record (size %u)", rec->size);
+	} else {
+		snprintf(c->err, sizeof c->err, "unexpected record type %u", rec->type);
+	}
+	c->drain_n++;
+	return c->stop_after && c->drain_n >= c->stop_after;
+}
+
+static int bw_drain(rp_backward_rw_ring *r, bw_collect *c, uint32_t stop_after)
+{
+	c->drain_n = 0;
+	c->stop_after = stop_after;
+	return rp_backward_rw_drain(r, bw_fn, c);
+}
+
+/* Samples of items[from .. to-1] have seqs hi, hi-1, ..., down by one. */
+static bool bw_seq_down(const bw_collect *c, uint32_t from, uint32_t to, uint64_t hi, char *why, size_t n)
+{
+	for (uint32_t i = from; i < to; i++) {
+		const bw_item *it = &c->items[i];
+		if (it->type != RP_RECORD_SAMPLE || it->seq != hi - (i - from)) {
+			snprintf(why, n, "item %u: type %u seq %llu, expected sample %llu", i, it->type,
+			         (unsigned long long)it->seq, (unsigned long long)(hi - (i - from)));
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Each seq in [0, total) delivered exactly once among the samples. */
+static bool bw_exactly_once(const bw_collect *c, uint64_t total, char *why, size_t n)
+{
+	static uint8_t seen[1024];
+	if (total > sizeof seen) {
+		snprintf(why, n, "total %llu too large", (unsigned long long)total);
+		return false;
+	}
+	memset(seen, 0, sizeof seen);
+	for (uint32_t i = 0; i < c->n; i++) {
+		if (c->items[i].type == RP_RECORD_LOST)
+			continue;
+		const uint64_t s = c->items[i].seq;
+		if (s >= total || seen[s]) {
+			snprintf(why, n, "seq %llu %s", (unsigned long long)s, s >= total ? "out of range" : "twice");
+			return false;
+		}
+		seen[s] = 1;
+	}
+	for (uint64_t s = 0; s < total; s++)
+		if (!seen[s]) {
+			snprintf(why, n, "seq %llu never delivered", (unsigned long long)s);
+			return false;
+		}
+	return true;
+}
+
+typedef struct bw_fixture {
+	fixture f;
+	int cpu;
+	int ev_fd;
+	rp_backward_rw_ring bw;
+	bool mapped;
+} bw_fixture;
+
+/* A write_backward BPF-output event on the first online CPU, mapped
+ * writable with one data page (4096 bytes: the test records are 32 bytes). */
+static int bw_open(bw_fixture *o, tcase *t)
+{
+	memset(o, 0, sizeof *o);
+	o->ev_fd = -1;
+	if (bpf_refused) {
+		tskip(t, "bpf()", bpf_refused);
+		return 1;
+	}
+	int err = fixture_open(&o->f, 4096);
+	if (err) {
+		tfail(t, __LINE__, "fixture: %s", rp_strerror(err));
+		return 1;
+	}
+	int cpus[1024];
+	uint32_t ncpu = 0;
+	err = rp_online_cpus(cpus, 1024, &ncpu);
+	if (err || ncpu == 0) {
+		tfail(t, __LINE__, "online cpus: %s", rp_strerror(err));
+		return 1;
+	}
+	o->cpu = cpus[0];
+	struct perf_event_attr attr;
+	rp_attr_init_bpf_output(&attr);
+	rp_attr_set_flags(&attr, RP_ATTR_WRITE_BACKWARD);
+	err = rp_perf_open(&attr, -1, o->cpu, -1, 0, &o->ev_fd, NULL);
+	if (refused(err)) {
+		tskip(t, "perf_event_open (write_backward BPF output)", err);
+		return 1;
+	}
+	if (err) {
+		tfail(t, __LINE__, "perf_event_open: %s", rp_strerror(err));
+		return 1;
+	}
+	err = rp_backward_rw_map(&o->bw, o->ev_fd, 1, 0);
+	if (refused(err)) {
+		tskip(t, "writable mmap of a write_backward ring", err);
+		return 1;
+	}
+	if (err) {
+		tfail(t, __LINE__, "rp_backward_rw_map: %s", rp_strerror(err));
+		return 1;
+	}
+	o->mapped = true;
+	if (o->bw.ring.data.size != 4096) {
+		tfail(t, __LINE__, "data size %llu", (unsigned long long)o->bw.ring.data.size);
+		return 1;
+	}
+	uint32_t key = (uint32_t)o->cpu, val = (uint32_t)o->ev_fd;
+	if (bpf_map_update_elem(o->f.perf_fd, &key, &val, BPF_ANY) != 0) {
+		tfail(t, __LINE__, "perf_out update: %s", strerror(errno));
+		return 1;
+	}
+	rp_perf_enable(o->ev_fd, false);
+	return 0;
+}
+
+static void bw_close(bw_fixture *o)
+{
+	if (o->mapped)
+		rp_backward_rw_unmap(&o->bw);
+	if (o->ev_fd >= 0)
+		close(o->ev_fd);
+	fixture_close(&o->f);
+}
+
+/* (a) N records round trip, newest first; head goes down; tail follows. */
+static void test_bwrw_roundtrip(tcase *t)
+{
+	bw_fixture o;
+	static bw_collect c;
+	struct rbt_ctl ctl;
+	char why[256];
+	if (bw_open(&o, t))
+		goto out;
+	memset(&c, 0, sizeof c);
+	const rp_perf_ring *pr = &o.bw.ring;
+	CHECK(rp_perf_ring_head(pr) == 0 && rp_perf_ring_tail(pr) == 0, "fresh ring: head %llu tail %llu",
+	      (unsigned long long)rp_perf_ring_head(pr), (unsigned long long)rp_perf_ring_tail(pr));
+
+	CHECK(fixture_run(o.f.prog_perf, 50, o.cpu) == 0, "run 1");
+	CHECK(fixture_ctl(&o.f, &ctl) == 0 && ctl.perf_ok == 50 && ctl.perf_fail == 0,
+	      "producer ok %llu fail %llu", (unsigned long long)ctl.perf_ok, (unsigned long long)ctl.perf_fail);
+	/* the kernel claim: head went DOWN by 50 records of 8 + 4 + 20 bytes */
+	CHECK(rp_perf_ring_head(pr) == (uint64_t)0 - 50 * 32, "head %#llx after 50 records",
+	      (unsigned long long)rp_perf_ring_head(pr));
+	CHECK(rp_perf_ring_tail(pr) == 0, "tail moved before the drain");
+	int n = bw_drain(&o.bw, &c, 0);
+	CHECK(n == 50, "drain 1: %d (%s)", n, rp_strerror(n));
+	CHECK(!c.err[0], "%s", c.err);
+	CHECK(bw_seq_down(&c, 0, 50, 49, why, sizeof why), "drain 1: %s", why);
+	CHECK(c.items[0].pos == (uint64_t)0 - 50 * 32, "newest at %#llx", (unsigned long long)c.items[0].pos);
+	CHECK(rp_perf_ring_tail(pr) == rp_perf_ring_head(pr), "tail %#llx != head %#llx after drain",
+	      (unsigned long long)rp_perf_ring_tail(pr), (unsigned long long)rp_perf_ring_head(pr));
+
+	/* 100 more: 150 x 32 bytes > 4096, so the data area wraps */
+	CHECK(fixture_run(o.f.prog_perf, 100, o.cpu) == 0, "run 2");
+	n = bw_drain(&o.bw, &c, 0);
+	CHECK(n == 100, "drain 2: %d (%s)", n, rp_strerror(n));
+	CHECK(!c.err[0], "%s", c.err);
+	CHECK(bw_seq_down(&c, 50, 150, 149, why, sizeof why), "drain 2: %s", why);
+	CHECK(rp_perf_ring_tail(pr) == rp_perf_ring_head(pr) && rp_perf_ring_head(pr) == (uint64_t)0 - 150 * 32,
+	      "after drain 2: head %#llx tail %#llx", (unsigned long long)rp_perf_ring_head(pr),
+	      (unsigned long long)rp_perf_ring_tail(pr));
+	n = bw_drain(&o.bw, &c, 0);
+	CHECK(n == 0, "empty drain: %d", n);
+	CHECK(o.bw.stats.records == 150 && o.bw.stats.bytes == 150 * 32 && o.bw.stats.corrupt == 0,
+	      "stats records %llu bytes %llu corrupt %llu", (unsigned long long)o.bw.stats.records,
+	      (unsigned long long)o.bw.stats.bytes, (unsigned long long)o.bw.stats.corrupt);
+out:
+	bw_close(&o);
+}
+
+/* (b) full ring: the kernel honours data_tail, drops with -ENOSPC, and
+ * reports the drops in a LOST record once there is room again. */
+static void test_bwrw_full(tcase *t)
+{
+	bw_fixture o;
+	static bw_collect c;
+	struct rbt_ctl ctl;
+	char why[256];
+	if (bw_open(&o, t))
+		goto out;
+	memset(&c, 0, sizeof c);
+	const rp_perf_ring *pr = &o.bw.ring;
+	/* the kernel writes only if (head - tail - 1) mod size >= 32: with a
+	 * 4096-byte area (4096 - 1) / 32 = 127 records fit */
+	const uint64_t fit = (4096 - 1) / 32, attempted1 = 200, attempted2 = 10;
+	CHECK(fixture_run(o.f.prog_perf, (uint32_t)attempted1, o.cpu) == 0, "run 1");
+	CHECK(fixture_ctl(&o.f, &ctl) == 0, "ctl");
+	printf("# backward rw full: %llu ok, %llu failed (last err %lld), head %#llx\n",
+	       (unsigned long long)ctl.perf_ok, (unsigned long long)ctl.perf_fail, (long long)ctl.perf_last_err,
+	       (unsigned long long)rp_perf_ring_head(pr));
+	CHECK(ctl.perf_ok == fit && ctl.perf_fail == attempted1 - fit, "ok %llu fail %llu, expected %llu / %llu",
+	      (unsigned long long)ctl.perf_ok, (unsigned long long)ctl.perf_fail, (unsigned long long)fit,
+	      (unsigned long long)(attempted1 - fit));
+	CHECK((int64_t)ctl.perf_last_err == -ENOSPC, "last error %lld, expected -ENOSPC", (long long)ctl.perf_last_err);
+	CHECK(rp_perf_ring_head(pr) == (uint64_t)0 - fit * 32, "head %#llx", (unsigned long long)rp_perf_ring_head(pr));
+
+	int n = bw_drain(&o.bw, &c, 0);
+	CHECK(n == (int)fit, "drain 1: %d", n);
+	CHECK(!c.err[0], "%s", c.err);
+	CHECK(bw_seq_down(&c, 0, (uint32_t)fit, fit - 1, why, sizeof why), "drain 1: %s", why);
+	CHECK(rp_perf_ring_tail(pr) == rp_perf_ring_head(pr), "tail not published");
+
+	/* room again: the writes succeed and the first carries LOST{dropped} */
+	CHECK(fixture_run(o.f.prog_perf, (uint32_t)attempted2, o.cpu) == 0, "run 2");
+	CHECK(fixture_ctl(&o.f, &ctl) == 0, "ctl");
+	CHECK(ctl.perf_ok == fit + attempted2, "after drain: ok %llu (expected %llu)",
+	      (unsigned long long)ctl.perf_ok, (unsigned long long)(fit + attempted2));
+	const uint32_t before = c.n;
+	n = bw_drain(&o.bw, &c, 0);
+	CHECK(!c.err[0], "%s", c.err);
+	CHECK(n == (int)attempted2 + 1, "drain 2: %d records, expected %llu samples + 1 LOST", n,
+	      (unsigned long long)attempted2);
+	/* newest first: 209..201, then the LOST reserved with sample 200 at the
+	 * lower address, then sample 200 (SPEC.md §5, LOST comes before it) */
+	uint64_t samples = 0, lost = 0, lost_records = 0;
+	for (uint32_t i = 0; i < c.n; i++) {
+		if (c.items[i].type == RP_RECORD_LOST) {
+			lost += c.items[i].lost;
+			lost_records++;
+		} else {
+			samples++;
+		}
+	}
+	CHECK(lost_records == 1 && lost == attempted1 - fit, "LOST records %llu sum %llu, expected 1 / %llu",
+	      (unsigned long long)lost_records, (unsigned long long)lost, (unsigned long long)(attempted1 - fit));
+	CHECK(c.items[before + attempted2 - 1].type == RP_RECORD_LOST, "LOST not just before the oldest new sample");
+	CHECK(bw_seq_down(&c, before, before + (uint32_t)attempted2 - 1, attempted1 + attempted2 - 1, why, sizeof why),
+	      "drain 2: %s", why);
+	CHECK(c.items[before + attempted2].seq == attempted1, "oldest new sample %llu",
+	      (unsigned long long)c.items[before + attempted2].seq);
+	CHECK(samples + lost == attempted1 + attempted2, "conservation: %llu delivered + %llu lost != %llu",
+	      (unsigned long long)samples, (unsigned long long)lost,
+	      (unsigned long long)(attempted1 + attempted2));
+	CHECK(o.bw.stats.lost == lost && o.bw.stats.lost_records == 1, "stats lost %llu records %llu",
+	      (unsigned long long)o.bw.stats.lost, (unsigned long long)o.bw.stats.lost_records);
+	printf("# backward rw full: delivered %llu + lost %llu == attempted %llu\n", (unsigned long long)samples,
+	       (unsigned long long)lost, (unsigned long long)(attempted1 + attempted2));
+out:
+	bw_close(&o);
+}
+
+/* (c) callback stops: nothing lost, nothing twice, data_tail held back
+ * until a drain completes. */
+static void test_bwrw_stop(tcase *t)
+{
+	bw_fixture o;
+	static bw_collect c;
+	char why[256];
+	if (bw_open(&o, t))
+		goto out;
+	memset(&c, 0, sizeof c);
+	const rp_perf_ring *pr = &o.bw.ring;
+
+	CHECK(fixture_run(o.f.prog_perf, 30, o.cpu) == 0, "run 1");
+	int n = bw_drain(&o.bw, &c, 10);
+	CHECK(n == 10, "drain 1: %d", n);
+	CHECK(bw_seq_down(&c, 0, 10, 29, why, sizeof why), "drain 1: %s", why);
+	CHECK(rp_perf_ring_tail(pr) == 0, "tail published after a stop: %#llx", (unsigned long long)rp_perf_ring_tail(pr));
+
+	CHECK(fixture_run(o.f.prog_perf, 20, o.cpu) == 0, "run 2");
+	n = bw_drain(&o.bw, &c, 25); /* 49..30 new, skip 29..20, then 19..15 */
+	CHECK(n == 25, "drain 2: %d", n);
+	CHECK(bw_seq_down(&c, 10, 30, 49, why, sizeof why), "drain 2 new: %s", why);
+	CHECK(bw_seq_down(&c, 30, 35, 19, why, sizeof why), "drain 2 old: %s", why);
+	CHECK(rp_perf_ring_tail(pr) == 0, "tail published after a stop");
+
+	CHECK(fixture_run(o.f.prog_perf, 5, o.cpu) == 0, "run 3");
+	n = bw_drain(&o.bw, &c, 2); /* 54, 53: a second remembered range */
+	CHECK(n == 2, "drain 3: %d", n);
+	CHECK(bw_seq_down(&c, 35, 37, 54, why, sizeof why), "drain 3: %s", why);
+	CHECK(o.bw.ndone == 2, "%u remembered ranges, expected 2", o.bw.ndone);
+
+	n = bw_drain(&o.bw, &c, 0); /* 52..50, skip, 14..0 */
+	CHECK(n == 18, "drain 4: %d", n);
+	CHECK(bw_seq_down(&c, 37, 40, 52, why, sizeof why), "drain 4 new: %s", why);
+	CHECK(bw_seq_down(&c, 40, 55, 14, why, sizeof why), "drain 4 old: %s", why);
+	CHECK(!c.err[0], "%s", c.err);
+	CHECK(bw_exactly_once(&c, 55, why, sizeof why), "%s", why);
+	CHECK(rp_perf_ring_tail(pr) == rp_perf_ring_head(pr) && rp_perf_ring_head(pr) == (uint64_t)0 - 55 * 32,
+	      "after the complete drain: head %#llx tail %#llx", (unsigned long long)rp_perf_ring_head(pr),
+	      (unsigned long long)rp_perf_ring_tail(pr));
+	CHECK(o.bw.ndone == 0 && o.bw.stats.records == 55, "ranges %u records %llu", o.bw.ndone,
+	      (unsigned long long)o.bw.stats.records);
+out:
+	bw_close(&o);
+}
+
+/* (d) no kernel: a synthetic backward ring (control page + 1024 data bytes)
+ * whose positions cross the u64 wrap; 16-byte records {hdr, u64 id}. */
+typedef struct bw_syn {
+	_Alignas(4096) uint8_t mem[4096 + 1024];
+	uint64_t head;
+} bw_syn;
+
+static void syn_init(bw_syn *s, rp_backward_rw_ring *r, uint64_t start)
+{
+	memset(s->mem, 0, sizeof s->mem);
+	memset(r, 0, sizeof *r);
+	s->head = start;
+	struct perf_event_mmap_page *pg = (struct perf_event_mmap_page *)s->mem;
+	pg->data_head = start;
+	pg->data_tail = start;
+	pg->data_offset = 4096;
+	pg->data_size = 1024;
+	r->ring.fd = -1;
+	r->ring.base = s->mem;
+	r->ring.map_len = sizeof s->mem;
+	r->ring.data.data = s->mem + 4096;
+	r->ring.data.size = 1024;
+	r->ring.tail = start;
+}
+
+/* The kernel's rule, backward: room iff (head - tail - 1) mod size >= size. */
+static void syn_write(bw_syn *s, uint64_t id, uint16_t hsize)
+{
+	uint8_t rec[16];
+	const uint32_t type = BW_SYN_TYPE;
+	const uint16_t misc = 0;
+	memcpy(rec, &type, 4);
+	memcpy(rec + 4, &misc, 2);
+	memcpy(rec + 6, &hsize, 2);
+	memcpy(rec + 8, &id, 8);
+	s->head -= 16;
+	for (int i = 0; i < 16; i++)
+		s->mem[4096 + ((s->head + (uint64_t)i) & 1023)] = rec[i];
+	__atomic_store_n(&((struct perf_event_mmap_page *)s->mem)->data_head, s->head, __ATOMIC_RELEASE);
+}
+
+static uint64_t syn_tail(const bw_syn *s)
+{
+	return __atomic_load_n(&((const struct perf_event_mmap_page *)s->mem)->data_tail, __ATOMIC_ACQUIRE);
+}
+
+static bool syn_ids_down(const bw_collect *c, uint32_t from, const uint64_t *ids, uint32_t k, char *why, size_t n)
+{
+	for (uint32_t i = 0; i < k; i++)
+		if (from + i >= c->n || c->items[from + i].seq != ids[i]) {
+			snprintf(why, n, "item %u: id %llu, expected %llu", from + i,
+			         from + i < c->n ? (unsigned long long)c->items[from + i].seq : 0ull,
+			         (unsigned long long)ids[i]);
+			return false;
+		}
+	return true;
+}
+
+static void test_bwrw_synthetic(tcase *t)
+{
+	static bw_syn s;
+	static bw_collect c;
+	rp_backward_rw_ring r;
+	char why[256];
+	int n;
+	memset(&c, 0, sizeof c);
+	c.synthetic = true;
+
+	/* positions start at 40 and go down through 0 into 2^64 - x */
+	syn_init(&s, &r, 40);
+	for (uint64_t id = 0; id < 5; id++)
+		syn_write(&s, id, 16); /* 4 .. 0 newest first; 2 records above 0, 3 below */
+	n = bw_drain(&r, &c, 2);
+	CHECK(n == 2 && syn_ids_down(&c, 0, (const uint64_t[]){ 4, 3 }, 2, why, sizeof why), "drain 1: %d %s", n, why);
+	CHECK(syn_tail(&s) == 40, "tail published after a stop");
+	syn_write(&s, 5, 16);
+	syn_write(&s, 6, 16);
+	syn_write(&s, 7, 16);
+	n = bw_drain(&r, &c, 1); /* 7: a second range */
+	CHECK(n == 1 && c.items[2].seq == 7 && r.ndone == 2, "drain 2: %d, ranges %u", n, r.ndone);
+	n = bw_drain(&r, &c, 1); /* 6: extends the first range */
+	CHECK(n == 1 && c.items[3].seq == 6 && r.ndone == 2, "drain 3: %d, ranges %u", n, r.ndone);
+	n = bw_drain(&r, &c, 0); /* 5, skip 4 3, then 2 1 0 */
+	CHECK(n == 4 && syn_ids_down(&c, 4, (const uint64_t[]){ 5, 2, 1, 0 }, 4, why, sizeof why), "drain 4: %d %s",
+	      n, why);
+	CHECK(syn_tail(&s) == s.head && s.head == (uint64_t)40 - 8 * 16, "tail %#llx head %#llx",
+	      (unsigned long long)syn_tail(&s), (unsigned long long)s.head);
+	CHECK(r.ndone == 0, "ranges %u after a complete drain", r.ndone);
+
+	/* deferred stop: RP_BWRW_RANGES separate ranges (each round delivers the
+	 * newer of two records), then one more stop must wait for a merge */
+	c.n = 0;
+	syn_init(&s, &r, 8);
+	uint64_t id = 0;
+	for (int round = 0; round < RP_BWRW_RANGES; round++) {
+		syn_write(&s, id++, 16); /* older: left undelivered */
+		syn_write(&s, id++, 16); /* newer: delivered, then stop */
+		n = bw_drain(&r, &c, 1);
+		CHECK(n == 1 && c.items[c.n - 1].seq == id - 1, "round %d: %d", round, n);
+		CHECK(r.ndone == (uint32_t)round + 1, "round %d: %u ranges", round, r.ndone);
+	}
+	CHECK(r.deferred_stops == 0, "deferred already");
+	syn_write(&s, id++, 16);
+	syn_write(&s, id++, 16);
+	n = bw_drain(&r, &c, 1); /* newer delivered, stop deferred; older merges */
+	CHECK(n == 2 && syn_ids_down(&c, c.n - 2, (const uint64_t[]){ id - 1, id - 2 }, 2, why, sizeof why),
+	      "deferred round: %d %s", n, why);
+	CHECK(r.deferred_stops == 1 && r.ndone == RP_BWRW_RANGES, "deferred %llu ranges %u",
+	      (unsigned long long)r.deferred_stops, r.ndone);
+	CHECK(syn_tail(&s) == 8, "tail published after a stop");
+	n = bw_drain(&r, &c, 0);
+	CHECK(n == RP_BWRW_RANGES, "final: %d", n);
+	for (int k = 0; k < RP_BWRW_RANGES; k++) /* the older ones, newest first */
+		CHECK(c.items[c.n - RP_BWRW_RANGES + (uint32_t)k].seq == (uint64_t)(2 * (RP_BWRW_RANGES - 1 - k)),
+		      "final item %d: id %llu", k, (unsigned long long)c.items[c.n - RP_BWRW_RANGES + (uint32_t)k].seq);
+	CHECK(!c.err[0], "%s", c.err);
+	CHECK(c.n == id, "%u delivered of %llu", c.n, (unsigned long long)id);
+	c.synthetic = false; /* ids are seqs here: reuse the exactly-once check */
+	for (uint32_t i = 0; i < c.n; i++)
+		c.items[i].type = RP_RECORD_SAMPLE;
+	CHECK(bw_exactly_once(&c, id, why, sizeof why), "%s", why);
+	c.synthetic = true;
+	CHECK(syn_tail(&s) == s.head, "tail not published");
+
+	/* corruption: a zero-size header in the middle */
+	c.n = 0;
+	syn_init(&s, &r, 0);
+	syn_write(&s, 0, 16);
+	syn_write(&s, 1, 0); /* size 0: the core refuses it */
+	syn_write(&s, 2, 16);
+	r.ring.flags = RP_RING_STRICT;
+	n = bw_drain(&r, &c, 0);
+	CHECK(n == RP_E_HDR_SHORT && c.n == 1 && c.items[0].seq == 2, "strict: %d (%s), %u delivered", n,
+	      rp_strerror(n), c.n);
+	CHECK(syn_tail(&s) == 0 && r.stats.corrupt == 1, "strict: tail %#llx corrupt %llu",
+	      (unsigned long long)syn_tail(&s), (unsigned long long)r.stats.corrupt);
+	n = bw_drain(&r, &c, 0);
+	CHECK(n == RP_E_HDR_SHORT && c.n == 1, "strict again: %d, %u delivered", n, c.n);
+	r.ring.flags = 0;
+	n = bw_drain(&r, &c, 0);
+	CHECK(n == 0 && c.n == 1, "resync: %d, %u delivered", n, c.n);
+	CHECK(syn_tail(&s) == s.head && r.stats.corrupt == 3 && r.stats.resynced_bytes == 32 &&
+	      r.stats.last_error == RP_E_HDR_SHORT,
+	      "resync: tail %#llx corrupt %llu resynced %llu", (unsigned long long)syn_tail(&s),
+	      (unsigned long long)r.stats.corrupt, (unsigned long long)r.stats.resynced_bytes);
+	syn_write(&s, 3, 16);
+	n = bw_drain(&r, &c, 0);
+	CHECK(n == 1 && c.items[1].seq == 3, "after resync: %d", n);
+out:;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -760,6 +1264,10 @@ int main(int argc, char **argv)
 		{ "ringbuf wrong map type and closed fd", test_ringbuf_bad_map },
 		{ "overwrite ring: newest first, overwrite accounting, LOST after pause", test_overwrite_phases },
 		{ "overwrite ring read while a producer writes", test_overwrite_concurrent },
+		{ "backward rw ring: round trip newest first, head goes down, tail follows", test_bwrw_roundtrip },
+		{ "backward rw ring: full ring drops with -ENOSPC, LOST after the drain", test_bwrw_full },
+		{ "backward rw ring: callback stops deliver every record exactly once", test_bwrw_stop },
+		{ "backward rw ring: synthetic ring, u64 wrap, skip ranges, deferred stop, corruption", test_bwrw_synthetic },
 	};
 	const int n = (int)(sizeof tests / sizeof tests[0]);
 
