@@ -1253,6 +1253,112 @@ static void test_bwrw_synthetic(tcase *t)
 out:;
 }
 
+/* (e) a producer thread writes while the reader drains, stopping early on
+ * some drains: no seq twice, newest first within a drain, and at the end
+ * delivered == successful writes and LOST sum == failed writes. */
+typedef struct bw_conc {
+	uint8_t seen[16384];
+	uint64_t samples, lost, dups, order_errs;
+	uint64_t last;  /* previous sample seq in this drain */
+	bool have_last;
+	uint32_t drain_n, stop_after;
+	char err[256];
+} bw_conc;
+
+static int bw_conc_fn(void *ctx, const rp_record *rec)
+{
+	bw_conc *c = ctx;
+	if (rec->type == RP_RECORD_LOST) {
+		rp_lost l;
+		if (rp_lost_view(rec, &l) == RP_OK)
+			c->lost += l.lost;
+	} else {
+		rp_bpf_output o;
+		uint8_t buf[8];
+		if (rec->type != RP_RECORD_SAMPLE || rp_bpf_output_view(rec, &o) != RP_OK ||
+		    rp_span_copy(o.data, buf, 8) != 8) {
+			snprintf(c->err, sizeof c->err, "bad record type %u size %u", rec->type, rec->size);
+			return 1;
+		}
+		const uint64_t s = rd64(buf);
+		if (s >= sizeof c->seen) {
+			snprintf(c->err, sizeof c->err, "seq %llu out of range", (unsigned long long)s);
+			return 1;
+		}
+		if (c->seen[s]++)
+			c->dups++;
+		if (c->have_last && s >= c->last)
+			c->order_errs++;
+		c->last = s;
+		c->have_last = true;
+		c->samples++;
+	}
+	c->drain_n++;
+	return c->stop_after && c->drain_n >= c->stop_after;
+}
+
+static void test_bwrw_concurrent(tcase *t)
+{
+	bw_fixture o;
+	static bw_conc c;
+	struct rbt_ctl ctl;
+	int drains = 0, stops = 0;
+	if (bw_open(&o, t))
+		goto out;
+	memset(&c, 0, sizeof c);
+	producer_arg a = { .prog_fd = o.f.prog_perf, .per_run = 20, .runs = 600, .cpu = o.cpu,
+	                   .sleep_us = 100 };
+	pthread_t th;
+	CHECK(pthread_create(&th, NULL, producer_main, &a) == 0, "thread");
+	static const uint32_t stop_pattern[5] = { 0, 1, 0, 7, 30 };
+	for (;;) {
+		usleep(500);
+		bool done = a.err != 0 || (fixture_ctl(&o.f, &ctl) == 0 && ctl.seq >= 600u * 20);
+		c.drain_n = 0;
+		c.have_last = false;
+		c.stop_after = done ? 0 : stop_pattern[drains % 5];
+		int n = rp_backward_rw_drain(&o.bw, bw_conc_fn, &c);
+		if (n < 0 || c.err[0]) {
+			a.stop = 1;
+			pthread_join(th, NULL);
+			CHECK(0, "drain %d: %d (%s) %s", drains, n, rp_strerror(n), c.err);
+		}
+		if (c.stop_after && (uint32_t)n == c.stop_after)
+			stops++;
+		drains++;
+		if (done)
+			break;
+	}
+	pthread_join(th, NULL);
+	CHECK(a.err == 0, "producer: %s", rp_strerror(a.err));
+	/* the last drain above may have raced the final writes: drain until
+	 * empty, then one flush write so that pending drops show as LOST */
+	c.drain_n = 0;
+	c.stop_after = 0;
+	c.have_last = false;
+	CHECK(rp_backward_rw_drain(&o.bw, bw_conc_fn, &c) >= 0, "drain");
+	CHECK(fixture_run(o.f.prog_perf, 1, o.cpu) == 0, "flush");
+	c.have_last = false;
+	CHECK(rp_backward_rw_drain(&o.bw, bw_conc_fn, &c) >= 1, "final drain");
+	CHECK(!c.err[0], "%s", c.err);
+	CHECK(fixture_ctl(&o.f, &ctl) == 0, "ctl");
+	printf("# backward rw concurrent: %d drains (%d stopped early), %llu samples, %llu lost; "
+	       "producer ok %llu failed %llu of %llu\n", drains + 2, stops, (unsigned long long)c.samples,
+	       (unsigned long long)c.lost, (unsigned long long)ctl.perf_ok, (unsigned long long)ctl.perf_fail,
+	       (unsigned long long)ctl.seq);
+	CHECK(c.dups == 0, "%llu seqs delivered twice", (unsigned long long)c.dups);
+	CHECK(c.order_errs == 0, "%llu out-of-order samples within a drain", (unsigned long long)c.order_errs);
+	CHECK(c.samples == ctl.perf_ok, "delivered %llu != written %llu", (unsigned long long)c.samples,
+	      (unsigned long long)ctl.perf_ok);
+	CHECK(c.lost == ctl.perf_fail, "LOST sum %llu != failed writes %llu", (unsigned long long)c.lost,
+	      (unsigned long long)ctl.perf_fail);
+	CHECK(c.samples + c.lost == ctl.seq, "conservation");
+	CHECK(stops > 0, "no drain stopped early: the test did not exercise stops");
+	CHECK(o.bw.stats.corrupt == 0, "corrupt %llu", (unsigned long long)o.bw.stats.corrupt);
+out:
+	bw_close(&o);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -1267,6 +1373,7 @@ int main(int argc, char **argv)
 		{ "backward rw ring: round trip newest first, head goes down, tail follows", test_bwrw_roundtrip },
 		{ "backward rw ring: full ring drops with -ENOSPC, LOST after the drain", test_bwrw_full },
 		{ "backward rw ring: callback stops deliver every record exactly once", test_bwrw_stop },
+		{ "backward rw ring drained (with early stops) while a producer writes", test_bwrw_concurrent },
 		{ "backward rw ring: synthetic ring, u64 wrap, skip ranges, deferred stop, corruption", test_bwrw_synthetic },
 	};
 	const int n = (int)(sizeof tests / sizeof tests[0]);
