@@ -2,7 +2,9 @@
 # rings (cmocka, TAP) and integration tests against the real kernel.
 #   make ringbuf-tests              build $(BUILD)/ringbuf/*
 #   make suite-ringbuf-unit         cmocka tests of core/rp_ringbuf + core/rp_backward
-#   make suite-ringbuf-integration  BPF ringbuf round trip / conservation, overwrite perf ring
+#   make suite-ringbuf-integration  BPF ringbuf round trip / conservation, overwrite perf ring,
+#                                   backward non-overwrite perf ring (adapters/linux/rp_backward_rw_linux.c,
+#                                   linked into LIB_SRCS by the adapters/linux/*.c wildcard in mk/adapters.mk)
 RB_DIR      = $(BUILD)/ringbuf
 RB_LIB      = $(BUILD)/lib/libringproof.a
 RB_UNIT     = $(RB_DIR)/test_ringbuf_unit
