@@ -3,10 +3,13 @@
  *
  * In this mode the kernel writes records at decreasing positions (data_head
  * starts at 0 and goes down as a wrapping u64; each record is laid out front
- * to back starting at data_head) and honours data_tail: it writes only if
- * (data_head - 1 - data_tail) mod data_size leaves room, otherwise it drops
- * the record, counts it lost (bpf_perf_event_output returns -ENOSPC) and
- * emits a LOST record with the next write that fits.  The unread records
+ * to back starting at data_head) and honours data_tail: it writes a record
+ * only if (data_head - data_tail - 1) mod data_size >= its size, otherwise
+ * it drops the record, counts it lost (bpf_perf_event_output returns
+ * -ENOSPC) and emits a LOST record together with the next write that fits
+ * (LOST at the lower address: a drain delivers it just before the record
+ * written with it).  Verified on Linux 6.18 by the ringbuf-integration
+ * tests; mapped read-only the same event overwrites instead.  The unread records
  * therefore occupy exactly [data_head, data_tail) in increasing addresses,
  * newest first, and are walked by the verified forward core unchanged:
  * rp_ring_drain(data, head = data_tail, &cursor = data_head, ...).
