@@ -305,6 +305,176 @@ static rp_status step_branch(rp_span b, uint32_t *off, bool present, uint64_t bs
 	return RP_OK;
 }
 
+/* sample_walk in three parts, each with a short path, so that the facts
+ * about early views need not be carried through every later write. */
+
+/* IDENTIFIER .. PERIOD: the fixed-size fields before READ. */
+/*@ requires rp_cur_ok(b, off);
+    requires \valid(out) && \separated(out, off);
+    requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    assigns *off, out->identifier, out->ip, out->pid, out->tid, out->time, out->addr, out->id,
+            out->stream_id, out->cpu, out->cpu_res, out->period;
+    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(b);
+*/
+static bool walk_fixed_ids(rp_span b, uint32_t *off, uint64_t st, rp_sample *out)
+{
+	return rp_take_opt_u64(b, off, st & RP_SAMPLE_IDENTIFIER, &out->identifier) &&
+	       rp_take_opt_u64(b, off, st & RP_SAMPLE_IP, &out->ip) &&
+	       rp_take_opt_u32x2(b, off, st & RP_SAMPLE_TID, &out->pid, &out->tid) &&
+	       rp_take_opt_u64(b, off, st & RP_SAMPLE_TIME, &out->time) &&
+	       rp_take_opt_u64(b, off, st & RP_SAMPLE_ADDR, &out->addr) &&
+	       rp_take_opt_u64(b, off, st & RP_SAMPLE_ID, &out->id) &&
+	       rp_take_opt_u64(b, off, st & RP_SAMPLE_STREAM_ID, &out->stream_id) &&
+	       rp_take_opt_u32x2(b, off, st & RP_SAMPLE_CPU, &out->cpu, &out->cpu_res) &&
+	       rp_take_opt_u64(b, off, st & RP_SAMPLE_PERIOD, &out->period);
+}
+
+/* READ .. BRANCH_STACK.  Takes the layout's values, not L: its contract
+ * then needs nothing about memory the earlier steps wrote. */
+/*@ requires rp_cur_ok(b, off);
+    requires read_format < 32;
+    requires \valid(out) && \separated(out, off);
+    requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    assigns *off, out->read, out->callchain_nr, out->callchain, out->raw_size, out->raw,
+            out->branch_nr, out->has_hw_idx, out->branch_hw_idx, out->branch_entries,
+            out->has_branch_counters, out->branch_counters;
+    ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_RAW_ALIGN;
+    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
+    ensures \result == RP_OK ==> rp_read_inside(&out->read, b);
+    ensures \result == RP_OK ==> rp_span_inside(out->callchain, b);
+    ensures \result == RP_OK ==> rp_span_inside(out->raw, b);
+    ensures \result == RP_OK ==> rp_span_inside(out->branch_entries, b);
+    ensures \result == RP_OK ==> rp_span_inside(out->branch_counters, b);
+*/
+static rp_status walk_read_to_branch(rp_span b, uint32_t *off, uint64_t st, uint64_t read_format,
+                                     uint64_t bst, uint32_t variant, rp_sample *out)
+{
+	rp_status r;
+
+	r = step_read(b, off, st & RP_SAMPLE_READ, read_format, &out->read);
+	if (r != RP_OK)
+		return r;
+	r = step_counted(b, off, st & RP_SAMPLE_CALLCHAIN, 8u, &out->callchain_nr, &out->callchain);
+	if (r != RP_OK)
+		return r;
+	r = step_raw(b, off, st & RP_SAMPLE_RAW, &out->raw_size, &out->raw);
+	if (r != RP_OK)
+		return r;
+	return step_branch(b, off, st & RP_SAMPLE_BRANCH_STACK, bst, variant, out);
+}
+
+/* REGS_USER .. AUX, into the fields of *t it names (sample_walk passes a
+ * scratch rp_sample, so that WP need not carry the earlier views across
+ * these writes). */
+/*@ requires rp_cur_ok(b, off);
+    requires \valid(t) && \separated(t, off);
+    requires \separated(t, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    assigns *off, t->regs_user_abi, t->regs_user, t->stack_user_size, t->stack_user,
+            t->has_dyn_size, t->stack_user_dyn_size, t->weight, t->data_src,
+            t->transaction, t->regs_intr_abi, t->regs_intr, t->phys_addr, t->cgroup,
+            t->data_page_size, t->code_page_size, t->aux_size, t->aux;
+    ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_STACK_DYN;
+    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
+    ensures \result == RP_OK ==> rp_span_inside(t->regs_user, b);
+    ensures \result == RP_OK ==> rp_span_inside(t->stack_user, b);
+    ensures \result == RP_OK ==> rp_span_inside(t->regs_intr, b);
+    ensures \result == RP_OK ==> rp_span_inside(t->aux, b);
+*/
+static rp_status walk_regs_to_aux(rp_span b, uint32_t *off, uint64_t st, uint32_t regs_user_nr,
+                                  uint32_t regs_intr_nr, rp_sample *t)
+{
+	rp_status r;
+
+	r = step_regs(b, off, st & RP_SAMPLE_REGS_USER, regs_user_nr, &t->regs_user_abi,
+	              &t->regs_user);
+	if (r != RP_OK)
+		return r;
+	r = step_stack(b, off, st & RP_SAMPLE_STACK_USER, t);
+	if (r != RP_OK)
+		return r;
+	if (!rp_take_opt_u64(b, off, st & (RP_SAMPLE_WEIGHT | RP_SAMPLE_WEIGHT_STRUCT),
+	                     &t->weight) ||
+	    !rp_take_opt_u64(b, off, st & RP_SAMPLE_DATA_SRC, &t->data_src) ||
+	    !rp_take_opt_u64(b, off, st & RP_SAMPLE_TRANSACTION, &t->transaction))
+		return RP_E_BODY_SHORT;
+	r = step_regs(b, off, st & RP_SAMPLE_REGS_INTR, regs_intr_nr, &t->regs_intr_abi,
+	              &t->regs_intr);
+	if (r != RP_OK)
+		return r;
+	if (!rp_take_opt_u64(b, off, st & RP_SAMPLE_PHYS_ADDR, &t->phys_addr) ||
+	    !rp_take_opt_u64(b, off, st & RP_SAMPLE_CGROUP, &t->cgroup) ||
+	    !rp_take_opt_u64(b, off, st & RP_SAMPLE_DATA_PAGE_SIZE, &t->data_page_size) ||
+	    !rp_take_opt_u64(b, off, st & RP_SAMPLE_CODE_PAGE_SIZE, &t->code_page_size))
+		return RP_E_BODY_SHORT;
+	return step_counted(b, off, st & RP_SAMPLE_AUX, 1u, &t->aux_size, &t->aux);
+}
+
+/* Copy a span field by field: WP sees at once that a scalar store leaves
+ * other fields alone, whereas a struct store is a havoc the provers must
+ * reason past (gather_walk's postconditions would cross eight of them). */
+#define SPAN_STORE(dst, src)                                                  \
+	do {                                                                  \
+		(dst).p0 = (src).p0;                                          \
+		(dst).p1 = (src).p1;                                          \
+		(dst).n0 = (src).n0;                                          \
+		(dst).n1 = (src).n1;                                          \
+	} while (0)
+
+/* sample_walk's last step: gather the two halves into *out.  A function of
+ * its own, taking the halves by value, so that the facts about the views
+ * are proved over these stores alone, not over the whole walk. */
+/*@ requires \valid(out);
+    requires rp_span_inside(f.read.entries, b);
+    requires rp_span_inside(f.callchain, b) && rp_span_inside(f.raw, b);
+    requires rp_span_inside(f.branch_entries, b) && rp_span_inside(f.branch_counters, b);
+    requires rp_span_inside(k.regs_user, b) && rp_span_inside(k.stack_user, b);
+    requires rp_span_inside(k.regs_intr, b) && rp_span_inside(k.aux, b);
+    assigns out->read, out->callchain_nr, out->callchain, out->raw_size, out->raw,
+            out->branch_nr, out->has_hw_idx, out->branch_hw_idx, out->branch_entries,
+            out->has_branch_counters, out->branch_counters,
+            out->regs_user_abi, out->regs_user, out->stack_user_size, out->stack_user,
+            out->has_dyn_size, out->stack_user_dyn_size, out->weight, out->data_src,
+            out->transaction, out->regs_intr_abi, out->regs_intr, out->phys_addr, out->cgroup,
+            out->data_page_size, out->code_page_size, out->aux_size, out->aux;
+    ensures rp_read_inside(&out->read, b);
+    ensures rp_span_inside(out->callchain, b) && rp_span_inside(out->raw, b);
+    ensures rp_span_inside(out->branch_entries, b) && rp_span_inside(out->branch_counters, b);
+    ensures rp_span_inside(out->regs_user, b) && rp_span_inside(out->stack_user, b);
+    ensures rp_span_inside(out->regs_intr, b) && rp_span_inside(out->aux, b);
+*/
+static void gather_walk(rp_sample *out, rp_span b, rp_sample f, rp_sample k)
+{
+	(void)b; /* named by the contract only */
+	out->callchain_nr = f.callchain_nr;
+	SPAN_STORE(out->callchain, f.callchain);
+	out->raw_size = f.raw_size;
+	SPAN_STORE(out->raw, f.raw);
+	out->branch_nr = f.branch_nr;
+	out->has_hw_idx = f.has_hw_idx;
+	out->branch_hw_idx = f.branch_hw_idx;
+	SPAN_STORE(out->branch_entries, f.branch_entries);
+	out->has_branch_counters = f.has_branch_counters;
+	SPAN_STORE(out->branch_counters, f.branch_counters);
+	out->regs_user_abi = k.regs_user_abi;
+	SPAN_STORE(out->regs_user, k.regs_user);
+	out->stack_user_size = k.stack_user_size;
+	SPAN_STORE(out->stack_user, k.stack_user);
+	out->has_dyn_size = k.has_dyn_size;
+	out->stack_user_dyn_size = k.stack_user_dyn_size;
+	out->weight = k.weight;
+	out->data_src = k.data_src;
+	out->transaction = k.transaction;
+	out->regs_intr_abi = k.regs_intr_abi;
+	SPAN_STORE(out->regs_intr, k.regs_intr);
+	out->phys_addr = k.phys_addr;
+	out->cgroup = k.cgroup;
+	out->data_page_size = k.data_page_size;
+	out->code_page_size = k.code_page_size;
+	out->aux_size = k.aux_size;
+	SPAN_STORE(out->aux, k.aux);
+	out->read = f.read; /* the one struct store, last */
+}
+
 /*@ requires rp_layout_ok(L);
     requires rp_span_ok(b);
     requires \valid(out);
@@ -328,57 +498,27 @@ static rp_status sample_walk(const rp_sample_layout *L, rp_span b, uint32_t vari
                              rp_sample *out)
 {
 	const uint64_t st = L->sample_type;
+	const uint64_t read_format = L->read_format;
+	const uint64_t bst = L->branch_sample_type;
+	const uint32_t regs_user_nr = L->regs_user_nr;
+	const uint32_t regs_intr_nr = L->regs_intr_nr;
 	uint32_t off = 0;
+	rp_sample front, back; /* scratch: the two halves are walked apart */
 	rp_status r;
 
 	out->present = st;
-	if (!rp_take_opt_u64(b, &off, st & RP_SAMPLE_IDENTIFIER, &out->identifier) ||
-	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_IP, &out->ip) ||
-	    !rp_take_opt_u32x2(b, &off, st & RP_SAMPLE_TID, &out->pid, &out->tid) ||
-	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_TIME, &out->time) ||
-	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_ADDR, &out->addr) ||
-	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_ID, &out->id) ||
-	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_STREAM_ID, &out->stream_id) ||
-	    !rp_take_opt_u32x2(b, &off, st & RP_SAMPLE_CPU, &out->cpu, &out->cpu_res) ||
-	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_PERIOD, &out->period))
+	if (!walk_fixed_ids(b, &off, st, out))
 		return RP_E_BODY_SHORT;
-	r = step_read(b, &off, st & RP_SAMPLE_READ, L->read_format, &out->read);
+	r = walk_read_to_branch(b, &off, st, read_format, bst, variant, &front);
 	if (r != RP_OK)
 		return r;
-	r = step_counted(b, &off, st & RP_SAMPLE_CALLCHAIN, 8u, &out->callchain_nr, &out->callchain);
-	if (r != RP_OK)
-		return r;
-	r = step_raw(b, &off, st & RP_SAMPLE_RAW, &out->raw_size, &out->raw);
-	if (r != RP_OK)
-		return r;
-	r = step_branch(b, &off, st & RP_SAMPLE_BRANCH_STACK, L->branch_sample_type, variant, out);
-	if (r != RP_OK)
-		return r;
-	r = step_regs(b, &off, st & RP_SAMPLE_REGS_USER, L->regs_user_nr, &out->regs_user_abi,
-	              &out->regs_user);
-	if (r != RP_OK)
-		return r;
-	r = step_stack(b, &off, st & RP_SAMPLE_STACK_USER, out);
-	if (r != RP_OK)
-		return r;
-	if (!rp_take_opt_u64(b, &off, st & (RP_SAMPLE_WEIGHT | RP_SAMPLE_WEIGHT_STRUCT), &out->weight) ||
-	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_DATA_SRC, &out->data_src) ||
-	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_TRANSACTION, &out->transaction))
-		return RP_E_BODY_SHORT;
-	r = step_regs(b, &off, st & RP_SAMPLE_REGS_INTR, L->regs_intr_nr, &out->regs_intr_abi,
-	              &out->regs_intr);
-	if (r != RP_OK)
-		return r;
-	if (!rp_take_opt_u64(b, &off, st & RP_SAMPLE_PHYS_ADDR, &out->phys_addr) ||
-	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_CGROUP, &out->cgroup) ||
-	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_DATA_PAGE_SIZE, &out->data_page_size) ||
-	    !rp_take_opt_u64(b, &off, st & RP_SAMPLE_CODE_PAGE_SIZE, &out->code_page_size))
-		return RP_E_BODY_SHORT;
-	r = step_counted(b, &off, st & RP_SAMPLE_AUX, 1u, &out->aux_size, &out->aux);
+	const rp_sample front_done = front; /* a value: walk_regs_to_aux cannot touch it */
+	r = walk_regs_to_aux(b, &off, st, regs_user_nr, regs_intr_nr, &back);
 	if (r != RP_OK)
 		return r;
 	if (off != b.n0 + b.n1)
 		return RP_E_LEFTOVER;
+	gather_walk(out, b, front_done, back);
 	return RP_OK;
 }
 
