@@ -468,6 +468,51 @@ static int ow_fn(void *ctx, const rp_record *rec)
 	return 0;
 }
 
+/* The BPF fixture and a write_backward BPF-output event on the first online
+ * CPU (both backward ring kinds use it).  1 when the test is over (failed
+ * or skipped, already reported). */
+static int backward_event_open(fixture *f, int *cpu, int *ev_fd, tcase *t)
+{
+	int err = fixture_open(f, 4096);
+	if (err) {
+		tfail(t, __LINE__, "fixture: %s", rp_strerror(err));
+		return 1;
+	}
+	int cpus[1024];
+	uint32_t ncpu = 0;
+	err = rp_online_cpus(cpus, 1024, &ncpu);
+	if (err || ncpu == 0) {
+		tfail(t, __LINE__, "online cpus: %s", rp_strerror(err));
+		return 1;
+	}
+	*cpu = cpus[0];
+	struct perf_event_attr attr;
+	rp_attr_init_bpf_output(&attr);
+	rp_attr_set_flags(&attr, RP_ATTR_WRITE_BACKWARD);
+	err = rp_perf_open(&attr, -1, *cpu, -1, 0, ev_fd, NULL);
+	if (refused(err)) {
+		tskip(t, "perf_event_open (write_backward BPF output)", err);
+		return 1;
+	}
+	if (err) {
+		tfail(t, __LINE__, "perf_event_open: %s", rp_strerror(err));
+		return 1;
+	}
+	return 0;
+}
+
+/* Store the event in the program's PERF_EVENT_ARRAY at its CPU and enable it. */
+static int backward_event_bind(fixture *f, int cpu, int ev_fd, tcase *t)
+{
+	uint32_t key = (uint32_t)cpu, val = (uint32_t)ev_fd;
+	if (bpf_map_update_elem(f->perf_fd, &key, &val, BPF_ANY) != 0) {
+		tfail(t, __LINE__, "perf_out update: %s", strerror(errno));
+		return 1;
+	}
+	rp_perf_enable(ev_fd, false);
+	return 0;
+}
+
 typedef struct ow_fixture {
 	fixture f;
 	int cpu;
@@ -484,44 +529,16 @@ static int ow_open(ow_fixture *o, tcase *t)
 		tskip(t, "bpf()", bpf_refused);
 		return 1;
 	}
-	int err = fixture_open(&o->f, 4096);
-	if (err) {
-		tfail(t, __LINE__, "fixture: %s", rp_strerror(err));
-		return 1;
-	}
-	int cpus[1024];
-	uint32_t ncpu = 0;
-	err = rp_online_cpus(cpus, 1024, &ncpu);
-	if (err || ncpu == 0) {
-		tfail(t, __LINE__, "online cpus: %s", rp_strerror(err));
-		return 1;
-	}
-	o->cpu = cpus[0];
-	struct perf_event_attr attr;
-	rp_attr_init_bpf_output(&attr);
-	rp_attr_set_flags(&attr, RP_ATTR_WRITE_BACKWARD);
-	err = rp_perf_open(&attr, -1, o->cpu, -1, 0, &o->ev_fd, NULL);
-	if (refused(err)) {
-		tskip(t, "perf_event_open (write_backward BPF output)", err);
-		return 1;
-	}
-	if (err) {
-		tfail(t, __LINE__, "perf_event_open: %s", rp_strerror(err));
-		return 1;
-	}
+	int err = backward_event_open(&o->f, &o->cpu, &o->ev_fd, t);
+	if (err)
+		return err;
 	err = rp_overwrite_map(&o->ow, o->ev_fd, 4); /* 16 KiB: 512 records of 32 bytes */
 	if (err) {
 		tfail(t, __LINE__, "rp_overwrite_map: %s", rp_strerror(err));
 		return 1;
 	}
 	o->mapped = true;
-	uint32_t key = (uint32_t)o->cpu, val = (uint32_t)o->ev_fd;
-	if (bpf_map_update_elem(o->f.perf_fd, &key, &val, BPF_ANY) != 0) {
-		tfail(t, __LINE__, "perf_out update: %s", strerror(errno));
-		return 1;
-	}
-	rp_perf_enable(o->ev_fd, false);
-	return 0;
+	return backward_event_bind(&o->f, o->cpu, o->ev_fd, t);
 }
 
 static void ow_close(ow_fixture *o)
@@ -881,31 +898,9 @@ static int bw_open(bw_fixture *o, tcase *t)
 		tskip(t, "bpf()", bpf_refused);
 		return 1;
 	}
-	int err = fixture_open(&o->f, 4096);
-	if (err) {
-		tfail(t, __LINE__, "fixture: %s", rp_strerror(err));
-		return 1;
-	}
-	int cpus[1024];
-	uint32_t ncpu = 0;
-	err = rp_online_cpus(cpus, 1024, &ncpu);
-	if (err || ncpu == 0) {
-		tfail(t, __LINE__, "online cpus: %s", rp_strerror(err));
-		return 1;
-	}
-	o->cpu = cpus[0];
-	struct perf_event_attr attr;
-	rp_attr_init_bpf_output(&attr);
-	rp_attr_set_flags(&attr, RP_ATTR_WRITE_BACKWARD);
-	err = rp_perf_open(&attr, -1, o->cpu, -1, 0, &o->ev_fd, NULL);
-	if (refused(err)) {
-		tskip(t, "perf_event_open (write_backward BPF output)", err);
-		return 1;
-	}
-	if (err) {
-		tfail(t, __LINE__, "perf_event_open: %s", rp_strerror(err));
-		return 1;
-	}
+	int err = backward_event_open(&o->f, &o->cpu, &o->ev_fd, t);
+	if (err)
+		return err;
 	err = rp_backward_rw_map(&o->bw, o->ev_fd, 1, 0);
 	if (refused(err)) {
 		tskip(t, "writable mmap of a write_backward ring", err);
@@ -920,13 +915,7 @@ static int bw_open(bw_fixture *o, tcase *t)
 		tfail(t, __LINE__, "data size %llu", (unsigned long long)o->bw.ring.data.size);
 		return 1;
 	}
-	uint32_t key = (uint32_t)o->cpu, val = (uint32_t)o->ev_fd;
-	if (bpf_map_update_elem(o->f.perf_fd, &key, &val, BPF_ANY) != 0) {
-		tfail(t, __LINE__, "perf_out update: %s", strerror(errno));
-		return 1;
-	}
-	rp_perf_enable(o->ev_fd, false);
-	return 0;
+	return backward_event_bind(&o->f, o->cpu, o->ev_fd, t);
 }
 
 static void bw_close(bw_fixture *o)
