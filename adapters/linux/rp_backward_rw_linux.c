@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "rp_abi.h"
-#include "rp_views.h"
 
 enum { BWRW_BATCH = 64 };
 
@@ -28,19 +27,6 @@ void rp_backward_rw_unmap(rp_backward_rw_ring *r)
 		return;
 	rp_perf_ring_unmap(&r->ring);
 	r->ndone = 0;
-}
-
-static void account(rp_backward_rw_ring *r, const rp_record *rec)
-{
-	r->stats.records++;
-	r->stats.bytes += rec->size;
-	if (rec->type == RP_RECORD_LOST) {
-		rp_lost l;
-		if (rp_lost_view(rec, &l) == RP_OK) {
-			r->stats.lost += l.lost;
-			r->stats.lost_records++;
-		}
-	}
 }
 
 /* The remembered ranges must be ordered, disjoint and inside
@@ -125,7 +111,7 @@ int rp_backward_rw_drain(rp_backward_rw_ring *r, rp_record_fn fn, void *ctx)
 			const rp_record *rec = &batch[k];
 			if (in_done(r, head, rec->pos))
 				continue;
-			account(r, rec);
+			rp_ring_stats_add(&r->stats, rec);
 			delivered++;
 			if (fn(ctx, rec) != 0)
 				want_stop = true;

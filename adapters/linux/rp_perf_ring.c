@@ -96,15 +96,15 @@ void rp_perf_ring_commit(rp_perf_ring *ring)
 	__atomic_store_n(&ctl(ring)->data_tail, ring->tail, __ATOMIC_RELEASE);
 }
 
-static void account(rp_perf_ring *ring, const rp_record *rec)
+void rp_ring_stats_add(rp_ring_stats *stats, const rp_record *rec)
 {
-	ring->stats.records++;
-	ring->stats.bytes += rec->size;
+	stats->records++;
+	stats->bytes += rec->size;
 	if (rec->type == RP_RECORD_LOST) {
 		rp_lost l;
 		if (rp_lost_view(rec, &l) == RP_OK) {
-			ring->stats.lost += l.lost;
-			ring->stats.lost_records++;
+			stats->lost += l.lost;
+			stats->lost_records++;
 		}
 	}
 }
@@ -136,7 +136,7 @@ int rp_perf_ring_peek(rp_perf_ring *ring, rp_record *recs, uint32_t max)
 	head = rp_perf_ring_head(ring);
 	st = rp_ring_drain(&ring->data, head, &ring->tail, recs, max, &count);
 	for (k = 0; k < count; k++)
-		account(ring, &recs[k]);
+		rp_ring_stats_add(&ring->stats, &recs[k]);
 	if (st < 0) {
 		int r = corrupt(ring, head, st);
 		if (r)
@@ -167,7 +167,7 @@ int rp_perf_ring_drain(rp_perf_ring *ring, rp_record_fn fn, void *ctx,
 		st = rp_ring_drain(&ring->data, head, &ring->tail, batch, want, &count);
 		for (k = 0; k < count; k++) {
 			int r;
-			account(ring, &batch[k]);
+			rp_ring_stats_add(&ring->stats, &batch[k]);
 			delivered++;
 			r = fn(ctx, &batch[k]);
 			if (r) {

@@ -35,6 +35,9 @@ typedef struct rp_ring_stats {
 	int last_error;          /* last corruption status (RP_E_*), 0 if none */
 } rp_ring_stats;
 
+/* Count one delivered record in *stats (records, bytes, LOST counts). */
+void rp_ring_stats_add(rp_ring_stats *stats, const rp_record *rec);
+
 typedef struct rp_perf_ring {
 	int fd;               /* the event fd; not owned, not closed by unmap */
 	unsigned flags;       /* enum rp_ring_flags */

@@ -473,6 +473,10 @@ static int ow_fn(void *ctx, const rp_record *rec)
  * or skipped, already reported). */
 static int backward_event_open(fixture *f, int *cpu, int *ev_fd, tcase *t)
 {
+	if (bpf_refused) {
+		tskip(t, "bpf()", bpf_refused);
+		return 1;
+	}
 	int err = fixture_open(f, 4096);
 	if (err) {
 		tfail(t, __LINE__, "fixture: %s", rp_strerror(err));
@@ -525,10 +529,6 @@ static int ow_open(ow_fixture *o, tcase *t)
 {
 	memset(o, 0, sizeof *o);
 	o->ev_fd = -1;
-	if (bpf_refused) {
-		tskip(t, "bpf()", bpf_refused);
-		return 1;
-	}
 	int err = backward_event_open(&o->f, &o->cpu, &o->ev_fd, t);
 	if (err)
 		return err;
@@ -894,10 +894,6 @@ static int bw_open(bw_fixture *o, tcase *t)
 {
 	memset(o, 0, sizeof *o);
 	o->ev_fd = -1;
-	if (bpf_refused) {
-		tskip(t, "bpf()", bpf_refused);
-		return 1;
-	}
 	int err = backward_event_open(&o->f, &o->cpu, &o->ev_fd, t);
 	if (err)
 		return err;
