@@ -1,5 +1,6 @@
 /* Kernel ABI numbers the core needs, restated so that core/ includes no
- * OS header (values from include/uapi/linux/perf_event.h; SPEC.md §3). */
+ * OS header (values from include/uapi/linux/perf_event.h; docs/abi.md).
+ * Nothing here to prove; the parsers' real-kernel tests check them. */
 #ifndef RP_ABI_H
 #define RP_ABI_H
 
@@ -28,7 +29,7 @@ enum rp_record_type {
 	RP_RECORD_CALLCHAIN_DEFERRED = 22
 };
 
-/* perf_event_attr.sample_type bits (SPEC.md §4), appended by the parsers. */
+/* perf_event_attr.sample_type bits (docs/abi.md), appended by the parsers. */
 #define RP_SAMPLE_IP             (1ULL << 0)
 #define RP_SAMPLE_TID            (1ULL << 1)
 #define RP_SAMPLE_TIME           (1ULL << 2)

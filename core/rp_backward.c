@@ -1,14 +1,5 @@
 #include "rp_backward.h"
 
-/*@ requires n <= 4294967296;
-    assigns \nothing;
-    ensures rp_dist(\result, t) == n;
-*/
-static uint64_t rp_bw_advance(uint64_t t, uint64_t n)
-{
-	return UINT64_MAX - t >= n ? t + n : n - (UINT64_MAX - t) - 1u;
-}
-
 /*@ requires 8 <= size <= 4294967296 && size % 8 == 0;
     requires walked < size && walked % 8 == 0;
     assigns \nothing;
@@ -18,23 +9,8 @@ static uint64_t rp_bw_advance(uint64_t t, uint64_t n)
 */
 static uint64_t rp_bw_offset(uint64_t head, uint64_t walked, uint64_t size)
 {
-	const uint64_t h0 = 8u * ((head / 8u) % (size / 8u));
+	const uint64_t h0 = rp_pos_off(head, size);
 	return h0 + walked < size ? h0 + walked : h0 + walked - size;
-}
-
-/*@ requires \valid_read(p + (0 .. 1));
-    assigns \nothing;
-    ensures \result == rp_le16(p[0], p[1]);
-*/
-static uint16_t rp_bw_load16(const uint8_t *p)
-{
-	const uint8_t b0 = RP_LOAD_U8(p);
-	const uint8_t b1 = RP_LOAD_U8(p + 1);
-#if RP_BIG_ENDIAN
-	return (uint16_t)(b1 + 256u * b0);
-#else
-	return (uint16_t)(b0 + 256u * b1);
-#endif
 }
 
 /* Copy the len body bytes of the record whose header is at offset off:
@@ -82,15 +58,10 @@ rp_status rp_backward_next(const rp_ring *ring, uint64_t head, uint64_t *walked,
 	const uint64_t rsize = ring->size;
 	const uint64_t off = rp_bw_offset(head, w, rsize);
 	const uint8_t *hdr = data + off;
-	const uint16_t type0 = rp_bw_load16(hdr);
-	const uint16_t type1 = rp_bw_load16(hdr + 2);
-	const uint16_t misc = rp_bw_load16(hdr + 4);
-	const uint16_t size = rp_bw_load16(hdr + 6);
-#if RP_BIG_ENDIAN
-	const uint32_t type = 65536u * type0 + (uint32_t)type1;
-#else
-	const uint32_t type = (uint32_t)type0 + 65536u * type1;
-#endif
+	const rp_header h = rp_load_header(hdr);
+	const uint32_t type = h.type;
+	const uint16_t misc = h.misc;
+	const uint16_t size = h.size;
 	//@ assert bw_off: off == rp_bw_off(head, w, ring->size);
 	//@ assert bw_hdr: size == rp_hdr_size(ring, off);
 	//@ assert bw_type: type == rp_hdr_type(ring, off);
@@ -108,7 +79,7 @@ rp_status rp_backward_next(const rp_ring *ring, uint64_t head, uint64_t *walked,
 	if (body_len > cap)
 		return RP_E_BW_SCRATCH;
 
-	rec->pos = rp_bw_advance(head, w);
+	rec->pos = rp_pos_add(head, w);
 	rec->type = type;
 	rec->misc = misc;
 	rec->size = size;

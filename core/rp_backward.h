@@ -1,4 +1,4 @@
-/* The backward (write_backward = 1, overwrite) perf ring walk (SPEC.md §5).
+/* The backward (write_backward = 1, overwrite) perf ring walk (docs/abi.md).
  *
  * The kernel writes records at decreasing positions: data_head is the
  * header of the newest record, and walking forward from head by each
@@ -11,12 +11,22 @@
  * the walk keeps it 8-aligned and <= ring size, which bounds it to
  * size / 8 steps.
  *
- * An overwrite ring can change while it is read (DESIGN.md property 5), so
+ * An overwrite ring can change while it is read (the producer does not stop), so
  * the header is read once into locals and validated there, and the body is
  * copied into the caller's scratch; a returned record is an rp_record whose
  * body span points into scratch (one slice), never into the ring.  Bytes
  * of a body copied while the producer overwrote them may be torn; the
  * adapter pauses the producer while walking to prevent that.
+ *
+ * Proved (core/rp_backward.c): every ring read is inside the ring and every
+ * write inside the caller's scratch; the walk ends at a zero header, a
+ * record that would reach past head + size, or after exactly size bytes;
+ * walked stays 8-aligned, <= size and grows by each returned record's size;
+ * a returned body is the copy of the size - 8 bytes after its header.
+ * Tested, not proved: the kernel's backward layout and LOST placement
+ * (ringbuf-integration: overwrite and backward rings read while a producer
+ * writes), the backward fuzz harness; torn copies while the producer runs
+ * (the adapter pauses it).
  */
 #ifndef RP_BACKWARD_H
 #define RP_BACKWARD_H

@@ -1,53 +1,26 @@
 /* Cursor parsing over a span: every helper reads at byte offset *off,
- * checks the field fits inside the span, and advances *off past it.  A
- * helper that returns false writes nothing (neither *off nor *out), so a
- * caller can stop at the first field that does not fit. */
+ * checks the field fits inside the span, and advances *off past it.  On
+ * false the caller must stop: the required-field helpers then leave *off
+ * and *out unwritten, but the optional-field helpers do not (rp_take_opt_u64
+ * sets *out = 0 before it reads; rp_take_opt_u32x2 may store the first
+ * value and advance *off before the second does not fit).  Each contract
+ * says exactly which.
+ *
+ * Proved (core/rp_cursor.c): the contracts below.  Tested, not proved:
+ * nothing beyond them (tests/parsers drive the helpers through the parsers).
+ * An internal header of the parsers (core/rp_sample.c, core/rp_records.c):
+ * not installed. */
 #ifndef RP_CURSOR_H
 #define RP_CURSOR_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "rp_sample.h"
 #include "rp_span.h"
+#include "rp_status.h"
 
 /*@
-  // v is the sub-span [off, off + len) of s, pointing into s's own slices.
-  predicate rp_span_slice(rp_span v, rp_span s, integer off, integer len) =
-    0 <= off && 0 <= len && off + len <= rp_span_len(s) &&
-    rp_span_ok(v) && rp_span_len(v) == len && v.p1 == s.p1 &&
-    (off >= s.n0 ==> v.p0 == s.p1 + (off - s.n0) && v.n0 == len && v.n1 == 0) &&
-    (off < s.n0 && off + len <= s.n0 ==> v.p0 == s.p0 + off && v.n0 == len && v.n1 == 0) &&
-    (off < s.n0 && off + len > s.n0 ==>
-       v.p0 == s.p0 + off && v.n0 == s.n0 - off && v.p1 == s.p1 && v.n1 == off + len - s.n0);
-
-  // [p, p + n) lies inside [q, q + m).
-  predicate rp_bytes_in(uint8_t *p, integer n, uint8_t *q, integer m) =
-    \base_addr(p) == \base_addr(q) && q <= p && p + n <= q + m;
-
-  // v is empty or lies inside s (a slice of s at some offset).  Geometry
-  // only: validity follows from s's (lemma rp_inside_ok), and a predicate
-  // free of the allocation table survives a function's locals going away.
-  predicate rp_span_inside(rp_span v, rp_span s) =
-    (rp_span_len(v) == 0 ||
-     (v.n1 == 0 && (rp_bytes_in(v.p0, v.n0, s.p0, s.n0) ||
-                    rp_bytes_in(v.p0, v.n0, s.p1, s.n1))) ||
-     (v.n1 != 0 && v.p1 == s.p1 && v.n1 <= s.n1 && v.n0 <= s.n0 &&
-      v.p0 == s.p0 + (s.n0 - v.n0)));
-
-  lemma rp_inside_ok:
-    \forall rp_span v, s; rp_span_ok(s) && rp_span_inside(v, s) &&
-      v.n0 + v.n1 <= 4294967295 ==> rp_span_ok(v);
-
-  // p is a prefix of s sharing its slices.
-  predicate rp_span_prefix(rp_span p, rp_span s) =
-    p.p0 == s.p0 && p.p1 == s.p1 && p.n0 <= s.n0 && p.n1 <= s.n1 &&
-    (p.n1 != 0 ==> p.n0 == s.n0);
-
-  // A view inside a prefix of s is inside s.
-  lemma rp_inside_prefix:
-    \forall rp_span v, p, s;
-      rp_span_prefix(p, s) && rp_span_inside(v, p) ==> rp_span_inside(v, s);
-
   predicate rp_cur_ok(rp_span s, uint32_t *off) =
     rp_span_ok(s) && \valid(off) && *off <= rp_span_len(s) &&
     \separated(off, s.p0 + (0 .. s.n0 - 1), s.p1 + (0 .. s.n1 - 1));
@@ -215,5 +188,18 @@ bool rp_take_opt_u32x2(rp_span s, uint32_t *off, bool present, uint32_t *a, uint
     ensures rp_span_len(\result) == len;
 */
 rp_span rp_span_prefix_of(rp_span s, uint32_t len);
+
+/* read_format values at *off of b (a SAMPLE's READ part, a READ record). */
+/*@ requires rp_cur_ok(b, off);
+    requires read_format < 32;
+    requires \valid(out) && \separated(out, off);
+    requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    assigns *off, *out;
+    ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
+    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
+    ensures \result == RP_OK ==> rp_read_inside(out, b);
+*/
+rp_status rp_take_read_values(rp_span b, uint32_t *off, uint64_t read_format,
+                              rp_read_values *out);
 
 #endif

@@ -1,4 +1,5 @@
 #include "rp_records.h"
+#include "rp_cursor.h"
 
 /*@ assigns \nothing;
     ensures \result.n0 == 0 && \result.n1 == 0 && \result.p1 == b.p1;

@@ -1,4 +1,4 @@
-/* Every perf record type other than SAMPLE (SPEC.md §3), and the
+/* Every perf record type other than SAMPLE (docs/abi.md), and the
  * sample_id trailer that sample_id_all appends to them.
  *
  * rp_record_parse splits the body into payload and trailer (the trailer is
@@ -9,7 +9,14 @@
  * views of their bytes up to the first NUL inside the field, or the whole
  * field if it has none.  A SAMPLE is passed to rp_sample_parse_body.  A type
  * this parser does not know gives RP_E_UNKNOWN_TYPE: the record is still
- * well framed and can be skipped by its size. */
+ * well framed and can be skipped by its size.
+ *
+ * Proved (core/rp_records.c): reads and returned views stay inside the
+ * record body; the trailer is read from the end of the body and fits; every
+ * error is a defined status.
+ * Tested, not proved: exact consumption (checked by the C, returned as
+ * RP_E_LEFTOVER; no contract states it yet) and the field values per record
+ * type (tests/parsers, parsers-integration, the sample fuzz harness). */
 #ifndef RP_RECORDS_H
 #define RP_RECORDS_H
 
@@ -17,7 +24,7 @@
 #include <stdint.h>
 
 #include "rp_abi.h"
-#include "rp_cursor.h"
+#include "rp_span.h"
 #include "rp_ring.h"
 #include "rp_sample.h"
 #include "rp_status.h"

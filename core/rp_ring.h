@@ -9,14 +9,32 @@
  * Safety needs only 8 <= size <= 2^32 and size % 8 == 0; the kernel's
  * power-of-two rule (needed for positions to stay continuous across the u64
  * wrap) is checked by the adapter.
+ *
+ * Proved (WP, core/rp_ring.c): every read is inside data[0 .. size-1]; each
+ * error class is its own behavior (complete, disjoint) and on error neither
+ * tail nor the record is written; on RP_OK the record's type/misc/size are
+ * the header bytes at tail mod size, its body is the size - 8 bytes after
+ * the header as at most two slices inside the ring, tail stays 8-aligned and
+ * advances by exactly size without passing head; the batch drain terminates,
+ * returns records that chain position to position and takes at most
+ * (head - tail) / 8 steps.
+ * Tested, not proved: the kernel-facing meaning of a record (the adapters'
+ * real-kernel suites); single fetch on the compiled code (the ring_hostile
+ * fuzzer counts loads per offset; the proof reads each header byte once by
+ * construction but says nothing about what the compiler emits).
  */
 #ifndef RP_RING_H
 #define RP_RING_H
 
 #include <stdint.h>
 
+#include "rp_prim.h"
 #include "rp_span.h"
 #include "rp_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct rp_ring {
 	const uint8_t *data;
@@ -34,16 +52,8 @@ typedef struct rp_record {
 
 /*@
   predicate rp_ring_ok(rp_ring *r) =
-    \valid_read(r) &&
-    8 <= r->size <= 4294967296 && r->size % 8 == 0 &&
+    \valid_read(r) && rp_ring_size_ok(r->size) &&
     \valid_read(r->data + (0 .. r->size - 1));
-
-  // Bytes from t to h on the u64 circle.
-  logic integer rp_dist(integer h, integer t) =
-    h >= t ? h - t : h - t + 18446744073709551616;
-
-  // Offset in the data area of the 8-aligned position p.
-  logic integer rp_off(integer p, integer size) = 8 * ((p / 8) % (size / 8));
 
   logic integer rp_hdr_type(rp_ring *r, integer o) =
     rp_le32(r->data[o], r->data[o + 1], r->data[o + 2], r->data[o + 3]);
@@ -52,22 +62,10 @@ typedef struct rp_record {
   logic integer rp_hdr_size(rp_ring *r, integer o) =
     rp_le16(r->data[o + 6], r->data[o + 7]);
 
-  // Where a record's body starts when its header is at offset o.
-  logic integer rp_body_off(integer o, integer size) =
-    o + 8 >= size ? 0 : o + 8;
-
-  // The body of a record decoded from the data area (data, rsize) with its
-  // header at offset o: in bounds, exactly size - 8 bytes, wrapping at most
-  // once and never reaching back into its own header.
+  // The body of a record of `size` bytes whose header is at offset o.
   predicate rp_body_in_ring(uint8_t *data, integer rsize, integer o,
                             integer size, rp_span b) =
-    b.p0 == data + rp_body_off(o, rsize) &&
-    b.n0 <= rsize - rp_body_off(o, rsize) &&
-    b.p1 == data &&
-    (b.n1 == 0 || b.n0 == rsize - rp_body_off(o, rsize)) &&
-    (b.n1 == 0 || b.n1 <= o) &&
-    b.n0 + b.n1 == size - 8 &&
-    rp_span_ok(b);
+    rp_slices_in_ring(data, rsize, o, size - 8, b);
 */
 
 /* Decode the record at *tail.
@@ -184,5 +182,9 @@ rp_status rp_ring_next(const rp_ring *ring, uint64_t head, uint64_t *tail,
 */
 rp_status rp_ring_drain(const rp_ring *ring, uint64_t head, uint64_t *tail,
                         rp_record *recs, uint32_t max, uint32_t *count);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,4 +1,4 @@
-/* The BPF ring buffer walk (BPF_MAP_TYPE_RINGBUF, SPEC.md §7).
+/* The BPF ring buffer walk (BPF_MAP_TYPE_RINGBUF; docs/abi.md).
  *
  * The ring is the data area only: size bytes at data, one copy.  The kernel
  * maps the data area twice in a row so that a record is contiguous in
@@ -17,6 +17,15 @@
  *
  * Single fetch: the len word is loaded once into a local and every check
  * and result is derived from that local.  The payload is not read here.
+ *
+ * Proved (core/rp_ringbuf.c): reads stay in the ring; BUSY stops without
+ * moving; the length is bits 0-29 of the header word and a record occupies
+ * round_up(len + 8, 8) bytes, never more than producer - consumer; DISCARD
+ * records are consumed and never returned; the payload span lies in the
+ * ring (the double mapping is not relied on); the drain terminates and
+ * moves consumer only forward by the records it consumed.
+ * Tested, not proved: the kernel's ring buffer layout (ringbuf-integration:
+ * round trips with discards, conservation), the ringbuf fuzz harness.
  */
 #ifndef RP_RINGBUF_H
 #define RP_RINGBUF_H
@@ -49,21 +58,9 @@ typedef struct rp_rb_record {
   predicate rp_rb_is_discard(integer w) = (w / 1073741824) % 2 == 1;
   logic integer rp_rb_total(integer len) = ((len + 7) / 8) * 8 + 8;
 
-  // Where the payload starts when the header is at offset o (o + 8 <= size).
-  // The condition is written >=, not ==: an == test inside a logic ?: did
-  // not prove with cvc4/cvc5 through Why3 1.5 here.
-  logic integer rp_rb_data_off(integer o, integer size) = o + 8 >= size ? 0 : o + 8;
-
-  // The len payload bytes of the record whose header is at offset o: in the
-  // ring, wrapping at most once, never reaching back into the header.
+  // The len payload bytes of the record whose header is at offset o.
   predicate rp_rb_data_in_ring(rp_ring *r, integer o, integer len, rp_span b) =
-    b.p0 == r->data + rp_rb_data_off(o, r->size) &&
-    b.n0 <= r->size - rp_rb_data_off(o, r->size) &&
-    b.p1 == r->data &&
-    (b.n1 == 0 || b.n0 == r->size - rp_rb_data_off(o, r->size)) &&
-    (b.n1 == 0 || b.n1 <= o) &&
-    b.n0 + b.n1 == len &&
-    rp_span_ok(b);
+    rp_slices_in_ring(r->data, r->size, o, len, b);
 */
 
 /* Decode the record at *consumer.
@@ -98,10 +95,10 @@ typedef struct rp_rb_record {
               rec->data.p1 == ring->data &&
               rec->data.n0 + rec->data.n1 == rec->len &&
               rec->data.n1 <= rp_off(rec->pos, ring->size) &&
-              rec->data.p0 == ring->data + rp_rb_data_off(rp_off(rec->pos, ring->size), ring->size) &&
-              rec->data.n0 <= ring->size - rp_rb_data_off(rp_off(rec->pos, ring->size), ring->size) &&
+              rec->data.p0 == ring->data + rp_body_off(rp_off(rec->pos, ring->size), ring->size) &&
+              rec->data.n0 <= ring->size - rp_body_off(rp_off(rec->pos, ring->size), ring->size) &&
               (rec->data.n1 == 0 ||
-               rec->data.n0 == ring->size - rp_rb_data_off(rp_off(rec->pos, ring->size), ring->size));
+               rec->data.n0 == ring->size - rp_body_off(rp_off(rec->pos, ring->size), ring->size));
 
     behavior overrun:
       assumes rp_dist(producer, *consumer) > ring->size;
@@ -187,11 +184,11 @@ rp_status rp_ringbuf_next(const rp_ring *ring, uint64_t producer,
               recs[k].data.n0 + recs[k].data.n1 == recs[k].len &&
               recs[k].data.n1 <= rp_off(recs[k].pos, ring->size);
     ensures \forall integer k; 0 <= k < *count ==>
-              recs[k].data.p0 == ring->data + rp_rb_data_off(rp_off(recs[k].pos, ring->size), ring->size) &&
-              recs[k].data.n0 <= ring->size - rp_rb_data_off(rp_off(recs[k].pos, ring->size), ring->size);
+              recs[k].data.p0 == ring->data + rp_body_off(rp_off(recs[k].pos, ring->size), ring->size) &&
+              recs[k].data.n0 <= ring->size - rp_body_off(rp_off(recs[k].pos, ring->size), ring->size);
     ensures \forall integer k; 0 <= k < *count ==>
               recs[k].data.n1 == 0 ||
-              recs[k].data.n0 == ring->size - rp_rb_data_off(rp_off(recs[k].pos, ring->size), ring->size);
+              recs[k].data.n0 == ring->size - rp_body_off(rp_off(recs[k].pos, ring->size), ring->size);
     ensures \result == RP_EMPTY ==> *consumer == producer;
     ensures \result == RP_MORE ==> *count == max && *consumer != producer;
     ensures \result == RP_EMPTY || \result == RP_MORE || \result == RP_BUSY || \result < 0;

@@ -1,4 +1,5 @@
 #include "rp_sample.h"
+#include "rp_cursor.h"
 
 uint32_t rp_popcount64(uint64_t m)
 {
@@ -154,8 +155,23 @@ static rp_status step_read(rp_span b, uint32_t *off, bool present, uint64_t read
                            rp_read_values *out)
 {
 	out->entries = empty_span(b);
-	if (!present)
+	if (!present) {
+		/* absent: every value reads as zero (the walk's scratch is
+		 * uninitialised, and these fields are copied out) */
+		out->group = false;
+		out->has_id = false;
+		out->has_lost = false;
+		out->has_enabled = false;
+		out->has_running = false;
+		out->nr = 0u;
+		out->time_enabled = 0u;
+		out->time_running = 0u;
+		out->value = 0u;
+		out->id = 0u;
+		out->lost = 0u;
+		out->entry_size = 0u;
 		return RP_OK;
+	}
 	return rp_take_read_values(b, off, read_format, out);
 }
 
@@ -237,7 +253,7 @@ static rp_status step_regs(rp_span b, uint32_t *off, bool present, uint32_t nreg
 }
 
 /* STACK_USER: u64 size; u8 data[size]; u64 dyn_size only when size != 0
- * (SPEC.md §8.2). */
+ * (docs/abi.md). */
 /*@ requires rp_cur_ok(b, off);
     requires \valid(out) && \separated(out, off);
     requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));

@@ -1,4 +1,4 @@
-/* PERF_RECORD_SAMPLE, parsed from a layout descriptor (SPEC.md §4).
+/* PERF_RECORD_SAMPLE, parsed from a layout descriptor (docs/abi.md).
  *
  * Build the descriptor once per event with rp_sample_layout_make from the
  * perf_event_attr fields; it rejects sample_type / read_format bits this
@@ -7,7 +7,7 @@
  * fields by value and every variable-length part as a view into the body,
  * and fails unless the fields consume the body exactly.
  *
- * Kernel quirks (SPEC.md §8), decided here:
+ * Kernel quirks (docs/abi.md), decided here:
  *  - STACK_USER with size 0 has no dyn_size (the kernel's extra u64 lies
  *    outside header.size).
  *  - RAW: raw_size includes the padding; 4 + raw_size must be a multiple of 8.
@@ -20,6 +20,18 @@
  *    has_hw_idx / has_branch_counters say which form matched.
  *  - READ with GROUP: the record's own nr sizes the group.
  */
+/*
+ * Proved (core/rp_sample.c): every read stays inside the body; every view
+ * returned lies inside the body; the layout rejects unknown bits; counts
+ * (callchain nr, branch nr, group nr, dump sizes) are checked against the
+ * bytes left before any multiplication, so no size computation overflows;
+ * every error is a defined status.
+ * Tested, not proved: that the fields consume the body exactly (the C
+ * checks it and returns RP_E_LEFTOVER; no contract states it yet), and the
+ * values of the fixed fields (tests/parsers unit tests with an independent
+ * record builder, parsers-integration on the real kernel, the sample fuzz
+ * harness against its own field walk).
+ */
 #ifndef RP_SAMPLE_H
 #define RP_SAMPLE_H
 
@@ -27,7 +39,7 @@
 #include <stdint.h>
 
 #include "rp_abi.h"
-#include "rp_cursor.h"
+#include "rp_span.h"
 #include "rp_ring.h"
 #include "rp_status.h"
 
@@ -142,19 +154,6 @@ typedef struct rp_sample {
       rp_span_inside(o->regs_user, b) && rp_span_inside(o->stack_user, b) &&
       rp_span_inside(o->regs_intr, b) && rp_span_inside(o->aux, b);
 */
-
-/* read_format values at *off of b. */
-/*@ requires rp_cur_ok(b, off);
-    requires read_format < 32;
-    requires \valid(out) && \separated(out, off);
-    requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
-    assigns *off, *out;
-    ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
-    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
-    ensures \result == RP_OK ==> rp_read_inside(out, b);
-*/
-rp_status rp_take_read_values(rp_span b, uint32_t *off, uint64_t read_format,
-                              rp_read_values *out);
 
 /* Group entry i of a READ value set: value, and id / lost if present. */
 /*@ requires \valid_read(r) && rp_span_ok(r->entries);

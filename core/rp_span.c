@@ -1,60 +1,66 @@
 #include "rp_span.h"
 
-uint8_t rp_span_byte(rp_span s, uint32_t i)
+RP_HOT uint8_t rp_span_byte(rp_span s, uint32_t i)
 {
 	return i < s.n0 ? RP_LOAD_U8(s.p0 + i) : RP_LOAD_U8(s.p1 + (i - s.n0));
 }
 
 /* Each reader checks the bound once in 64-bit arithmetic (off + n cannot
- * overflow there), then reads every byte exactly once. */
+ * overflow there) and reads every byte exactly once: with one load when the
+ * value lies in the first slice (the common case), else byte by byte into a
+ * composed by the same primitive as the loads. */
 
-bool rp_span_get_u16(rp_span s, uint32_t off, uint16_t *out)
+RP_HOT bool rp_span_get_u16(rp_span s, uint32_t off, uint16_t *out)
 {
 	if ((uint64_t)off + 2u > (uint64_t)s.n0 + s.n1)
 		return false;
+	if ((uint64_t)off + 2u <= s.n0) {
+		*out = rp_load_u16(s.p0 + off);
+		return true;
+	}
 	const uint8_t b0 = rp_span_byte(s, off);
 	const uint8_t b1 = rp_span_byte(s, off + 1u);
-#if RP_BIG_ENDIAN
-	*out = (uint16_t)(b1 + 256u * b0);
-#else
-	*out = (uint16_t)(b0 + 256u * b1);
-#endif
+	*out = rp_bytes_u16(b0, b1);
 	return true;
 }
 
-bool rp_span_get_u32(rp_span s, uint32_t off, uint32_t *out)
+RP_HOT bool rp_span_get_u32(rp_span s, uint32_t off, uint32_t *out)
 {
 	if ((uint64_t)off + 4u > (uint64_t)s.n0 + s.n1)
 		return false;
+	if ((uint64_t)off + 4u <= s.n0) {
+		*out = rp_load_u32(s.p0 + off);
+		return true;
+	}
 	const uint8_t b0 = rp_span_byte(s, off);
 	const uint8_t b1 = rp_span_byte(s, off + 1u);
 	const uint8_t b2 = rp_span_byte(s, off + 2u);
 	const uint8_t b3 = rp_span_byte(s, off + 3u);
-#if RP_BIG_ENDIAN
-	*out = (uint32_t)(b3 + 256u * b2) + 65536u * (uint32_t)(b1 + 256u * b0);
-#else
-	*out = (uint32_t)(b0 + 256u * b1) + 65536u * (uint32_t)(b2 + 256u * b3);
-#endif
+	*out = rp_bytes_u32(b0, b1, b2, b3);
 	return true;
 }
 
-bool rp_span_get_u64(rp_span s, uint32_t off, uint64_t *out)
+RP_HOT bool rp_span_get_u64(rp_span s, uint32_t off, uint64_t *out)
 {
 	if ((uint64_t)off + 8u > (uint64_t)s.n0 + s.n1)
 		return false;
-	uint32_t lo;
-	uint32_t hi;
-	(void)rp_span_get_u32(s, off, &lo);
-	(void)rp_span_get_u32(s, off + 4u, &hi);
-#if RP_BIG_ENDIAN
-	*out = (uint64_t)lo * 4294967296u + hi;
-#else
-	*out = (uint64_t)hi * 4294967296u + lo;
-#endif
+	if ((uint64_t)off + 8u <= s.n0) {
+		*out = rp_load_u64(s.p0 + off);
+		return true;
+	}
+	const uint8_t b0 = rp_span_byte(s, off);
+	const uint8_t b1 = rp_span_byte(s, off + 1u);
+	const uint8_t b2 = rp_span_byte(s, off + 2u);
+	const uint8_t b3 = rp_span_byte(s, off + 3u);
+	const uint8_t b4 = rp_span_byte(s, off + 4u);
+	const uint8_t b5 = rp_span_byte(s, off + 5u);
+	const uint8_t b6 = rp_span_byte(s, off + 6u);
+	const uint8_t b7 = rp_span_byte(s, off + 7u);
+	*out = rp_bytes_u64(b0, b1, b2, b3, b4, b5, b6, b7);
 	return true;
 }
 
-bool rp_span_sub(rp_span s, uint32_t off, uint32_t len, rp_span *out)
+RP_HOT bool rp_span_sub(rp_span s, uint32_t off, uint32_t len, rp_span *out)
 {
 	if ((uint64_t)off + len > (uint64_t)s.n0 + s.n1)
 		return false;

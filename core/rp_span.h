@@ -4,6 +4,12 @@
  * owns memory; it borrows the ring (or a caller's copy).  Every accessor
  * checks its offset and length against the span and reads each byte once.
  * Multi-byte values are composed in host byte order.
+ *
+ * Proved (core/rp_span.c): each reader returns false, writing nothing, when
+ * the value does not fit, and otherwise the little-endian value of the bytes
+ * at that offset (across the wrap if need be); sub-spans and copies hold
+ * exactly the bytes of the span they come from.
+ * Tested, not proved: the big-endian branch (no big-endian machine here).
  */
 #ifndef RP_SPAN_H
 #define RP_SPAN_H
@@ -11,47 +17,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef struct rp_span {
-	const uint8_t *p0; /* first slice */
-	const uint8_t *p1; /* second slice (the wrapped part); n1 == 0 if none */
-	uint32_t n0;
-	uint32_t n1;
-} rp_span;
+#include "rp_prim.h"
 
-/*@
-  predicate rp_span_ok(rp_span s) =
-    s.n0 + s.n1 <= 4294967295 &&
-    \valid_read(s.p0 + (0 .. s.n0 - 1)) &&
-    \valid_read(s.p1 + (0 .. s.n1 - 1));
-
-  logic integer rp_span_len(rp_span s) = s.n0 + s.n1;
-
-  logic integer rp_span_at(rp_span s, integer i) =
-    i < s.n0 ? s.p0[i] : s.p1[i - s.n0];
-*/
-
-/* Every load from ring memory goes through RP_LOAD_U8, so that a test build
- * can interpose on it (the hostile-producer fuzzer returns fresh bytes on
- * every load and counts loads per offset).  Real builds read memory. */
-#ifndef RP_LOAD_U8
-#define RP_LOAD_U8(p) (*(p))
-#endif
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define RP_BIG_ENDIAN 1
-#else
-#define RP_BIG_ENDIAN 0
+#ifdef __cplusplus
+extern "C" {
 #endif
 
 /*@
-  // Host byte order of the proved target (x86-64: little endian).
-  logic integer rp_le16(integer b0, integer b1) = b0 + 256 * b1;
-  logic integer rp_le32(integer b0, integer b1, integer b2, integer b3) =
-    rp_le16(b0, b1) + 65536 * rp_le16(b2, b3);
-  logic integer rp_le64(integer b0, integer b1, integer b2, integer b3,
-                        integer b4, integer b5, integer b6, integer b7) =
-    rp_le32(b0, b1, b2, b3) + 4294967296 * rp_le32(b4, b5, b6, b7);
-
   logic integer rp_span_u16(rp_span s, integer o) =
     rp_le16(rp_span_at(s, o), rp_span_at(s, o + 1));
   logic integer rp_span_u32(rp_span s, integer o) =
@@ -62,6 +34,46 @@ typedef struct rp_span {
             rp_span_at(s, o + 2), rp_span_at(s, o + 3),
             rp_span_at(s, o + 4), rp_span_at(s, o + 5),
             rp_span_at(s, o + 6), rp_span_at(s, o + 7));
+*/
+
+/* Sub-spans: where a view taken from a span lies. */
+/*@
+  // v is the sub-span [off, off + len) of s, pointing into s's own slices.
+  predicate rp_span_slice(rp_span v, rp_span s, integer off, integer len) =
+    0 <= off && 0 <= len && off + len <= rp_span_len(s) &&
+    rp_span_ok(v) && rp_span_len(v) == len && v.p1 == s.p1 &&
+    (off >= s.n0 ==> v.p0 == s.p1 + (off - s.n0) && v.n0 == len && v.n1 == 0) &&
+    (off < s.n0 && off + len <= s.n0 ==> v.p0 == s.p0 + off && v.n0 == len && v.n1 == 0) &&
+    (off < s.n0 && off + len > s.n0 ==>
+       v.p0 == s.p0 + off && v.n0 == s.n0 - off && v.p1 == s.p1 && v.n1 == off + len - s.n0);
+
+  // [p, p + n) lies inside [q, q + m).
+  predicate rp_bytes_in(uint8_t *p, integer n, uint8_t *q, integer m) =
+    \base_addr(p) == \base_addr(q) && q <= p && p + n <= q + m;
+
+  // v is empty or lies inside s (a slice of s at some offset).  Geometry
+  // only: validity follows from s's (lemma rp_inside_ok), and a predicate
+  // free of the allocation table survives a function's locals going away.
+  predicate rp_span_inside(rp_span v, rp_span s) =
+    (rp_span_len(v) == 0 ||
+     (v.n1 == 0 && (rp_bytes_in(v.p0, v.n0, s.p0, s.n0) ||
+                    rp_bytes_in(v.p0, v.n0, s.p1, s.n1))) ||
+     (v.n1 != 0 && v.p1 == s.p1 && v.n1 <= s.n1 && v.n0 <= s.n0 &&
+      v.p0 == s.p0 + (s.n0 - v.n0)));
+
+  lemma rp_inside_ok:
+    \forall rp_span v, s; rp_span_ok(s) && rp_span_inside(v, s) &&
+      v.n0 + v.n1 <= 4294967295 ==> rp_span_ok(v);
+
+  // p is a prefix of s sharing its slices.
+  predicate rp_span_prefix(rp_span p, rp_span s) =
+    p.p0 == s.p0 && p.p1 == s.p1 && p.n0 <= s.n0 && p.n1 <= s.n1 &&
+    (p.n1 != 0 ==> p.n0 == s.n0);
+
+  // A view inside a prefix of s is inside s.
+  lemma rp_inside_prefix:
+    \forall rp_span v, p, s;
+      rp_span_prefix(p, s) && rp_span_inside(v, p) ==> rp_span_inside(v, s);
 */
 
 /*@ requires rp_span_ok(s);
@@ -157,5 +169,9 @@ bool rp_span_sub(rp_span s, uint32_t off, uint32_t len, rp_span *out);
     ensures \forall integer i; 0 <= i < \result ==> dst[i] == rp_span_at(s, i);
 */
 uint32_t rp_span_copy(rp_span s, uint8_t *dst, uint32_t cap);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

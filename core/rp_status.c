@@ -41,6 +41,7 @@ const char *rp_status_text(int code)
 	case RP_E_MAP_TYPE: return "BPF map is not a BPF_MAP_TYPE_PERF_EVENT_ARRAY";
 	case RP_E_MAP_SMALL: return "BPF map has fewer entries than the highest CPU id";
 	case RP_E_CPU_LIST: return "cannot parse the online CPU list";
+	case RP_E_CONSUMER_POS: return "ringbuf consumer_pos changed by another writer (restored)";
 	default: return NULL;
 	}
 }

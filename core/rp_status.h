@@ -9,6 +9,9 @@
  *   -1200 .. -1299  backward (overwrite) ring walk
  *   -1300 .. -1399  BPF ring buffer walk
  *   -1900 .. -1999  adapters (ringproof-specific, non-errno)
+ *
+ * Proved: rp_status_text reads and writes nothing but its constant table.
+ * Tested, not proved: that every code has a text (tests/unit/test_status).
  */
 #ifndef RP_STATUS_H
 #define RP_STATUS_H
@@ -61,6 +64,7 @@ typedef enum rp_status {
 	RP_E_MAP_TYPE = -1903,   /* BPF map is not a PERF_EVENT_ARRAY */
 	RP_E_MAP_SMALL = -1904,  /* a CPU id is >= the map's max_entries */
 	RP_E_CPU_LIST = -1905,   /* the online CPU list could not be parsed */
+	RP_E_CONSUMER_POS = -1906, /* ringbuf consumer_pos changed by another writer */
 } rp_status;
 
 /* A short constant text for a status code of this header; NULL for any other

@@ -1,6 +1,6 @@
 #include "rp_views.h"
 
-rp_status rp_bpf_output_view(const rp_record *rec, rp_bpf_output *out)
+RP_HOT rp_status rp_bpf_output_view(const rp_record *rec, rp_bpf_output *out)
 {
 	uint32_t raw;
 	rp_span data;
@@ -17,7 +17,7 @@ rp_status rp_bpf_output_view(const rp_record *rec, rp_bpf_output *out)
 	return RP_OK;
 }
 
-rp_status rp_lost_view(const rp_record *rec, rp_lost *out)
+RP_HOT rp_status rp_lost_view(const rp_record *rec, rp_lost *out)
 {
 	uint64_t id;
 	uint64_t lost;

@@ -1,5 +1,12 @@
 /* Typed views over one record.  Each view validates every length it reads
- * against the record's own body and returns sub-spans of it, never copies. */
+ * against the record's own body and returns sub-spans of it, never copies.
+ *
+ * Proved (core/rp_views.c): the BPF-output view returns RP_OK exactly when
+ * the record is a SAMPLE whose u32 raw size fits in the body after it, and
+ * then the payload span is those raw_size bytes; the LOST view reads the two
+ * u64 at body offsets 0 and 8.  Every error leaves *out unwritten.
+ * Tested, not proved: that the kernel's BPF output records look like this
+ * (tests/integration round trips at 0..4000-byte payloads). */
 #ifndef RP_VIEWS_H
 #define RP_VIEWS_H
 
@@ -10,14 +17,14 @@
 
 /* A PERF_RECORD_SAMPLE of a BPF-output event (sample_type == PERF_SAMPLE_RAW
  * only): u32 raw size at body offset 0, then the payload.  raw_size includes
- * the kernel's padding, whose bytes are stale ring contents (SPEC.md §6). */
+ * the kernel's padding, whose bytes are stale ring contents (docs/abi.md). */
 typedef struct rp_bpf_output {
 	uint32_t raw_size;
 	rp_span data; /* raw_size bytes */
 } rp_bpf_output;
 
 /* PERF_RECORD_LOST: the buffer dropped `lost` records; id names an event
- * that wrote later, not necessarily the one that lost (SPEC.md §5). */
+ * that wrote later, not necessarily the one that lost (docs/abi.md). */
 typedef struct rp_lost {
 	uint64_t id;
 	uint64_t lost;

@@ -8,7 +8,7 @@
  *   [11..)   raw mode: ring bytes from offset 0;
  *            generator mode: one byte per record, record size = 8 * (1 + b % 64)
  *
- * Raw mode oracle: a reference walk written here from SPEC.md §5 must agree
+ * Raw mode oracle: a reference walk written here from the kernel ABI (docs/abi.md) must agree
  * with rp_backward_drain (records, stop status, bytes walked) across
  * batches of varying size and scratch capacity; every body is a copy of the
  * ring bytes after its header (wrapping), lies inside scratch, never aliases

@@ -12,7 +12,7 @@
  *            record (length byte, flags byte: bit 0 DISCARD, bits 1..7 length
  *            high bits)
  *
- * Raw mode oracle: a reference walk written here from SPEC.md §7 (own
+ * Raw mode oracle: a reference walk written here from the kernel ABI (docs/abi.md; own
  * arithmetic, byte by byte) must agree with rp_ringbuf_drain on every
  * delivered record, the discarded count, the stop status and the final
  * consumer; every span lies in the ring; the consumer never passes the

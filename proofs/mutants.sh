@@ -1,41 +1,90 @@
 #!/usr/bin/env bash
-# make proofs-mutants: each patch in proofs/mutants/ removes or weakens one
-# check of the core.  Applied to a scratch copy, the proof of the function it
-# touches must FAIL; a mutant that still proves means the contracts do not
-# pin that check down.  A patch that no longer applies is a failure too.
+# make proofs-mutants: each proofs/mutants/*.mut removes or weakens one check
+# of the core.  Applied to a scratch copy, the proof of the function it
+# touches must report an unproved goal: a mutant counts as caught only when
+# WP ran, generated goals and proved fewer than it generated (a mutant that
+# breaks the parse or the build is a failure of this test, not a catch).
+#
+# A .mut file: "# mutant:", "# file:", "# function:", optional "# wp:" (WP
+# options that select the behavior the mutant breaks), then the exact old
+# text, a line "=>", and the new text.  The old text must occur exactly once,
+# so a mutant cannot silently stop applying when the code moves.
+#
+# The same result cache as make proofs: goals the mutant does not change
+# replay from it; changed goals are proved afresh with RP_MUTANT_STEPS
+# (default 100,000, the first tier's budget) or the mutant's own "# steps:"
+# line.  The budget is at least twice (one exception below) what every goal of the mutated
+# function needs in the real proof (build/proofs/summary.json and the
+# per-goal lines of its logs give the steps), so that an unmutated goal
+# never fails for lack of steps: 100,000 covers the functions whose goals
+# all need under 50,000; the others carry their own budget (the drain
+# loop's 2,500,000 is only 1.3 times its hardest goal: twice would cost
+# minutes per broken goal).
 set -u
 cd "$(dirname "$0")/.."
 root=$PWD
 scratch=${RP_MUTANT_DIR:-build/proofs-mutants}
 rm -rf "$scratch"; mkdir -p "$scratch"
 conf=$root/build/proofs/why3.conf
+if [ ! -s "$conf" ]; then
+  mkdir -p build/proofs
+  why3 config detect -C "$conf" >/dev/null 2>&1 || { echo "proof mutants: why3 config detect failed"; exit 1; }
+  cat proofs/why3-cvc5.conf >> "$conf"
+fi
 pass=0; fail=0
-for p in proofs/mutants/*.patch; do
-  name=$(basename "$p" .patch)
-  fct=$(sed -n 's/^# function: //p' "$p")
-  # optional "# wp:" line: the behavior or property the mutant must break,
-  # so that only those goals are re-proved
-  wpx=$(sed -n 's/^# wp: //p' "$p")
+jobs=${RP_PROOF_JOBS:-2}   # mutants proved side by side (one Frama-C process each)
+note() { [ -n "${RP_RESULTS:-}" ] && echo "$1" >> "$RP_RESULTS"; echo "$1"; }
+# One mutant: writes its verdict line (and a detail line) to $dir/verdict.
+one_mutant() {
+  local m=$1 name file fct wpx budget dir t0 total valid secs
+  name=$(basename "$m" .mut)
+  file=$(sed -n 's/^# file: //p' "$m")
+  fct=$(sed -n 's/^# function: //p' "$m")
+  wpx=$(sed -n 's/^# wp: //p' "$m")
+  budget=$(sed -n 's/^# steps: //p' "$m")
   dir=$scratch/$name
   mkdir -p "$dir"
   cp -r core proofs "$dir/"
-  if ! (cd "$dir" && patch -s -p1 < "$root/$p"); then
-    echo "FAIL mutant $name: patch no longer applies"; fail=$((fail + 1))
-    [ -n "${RP_RESULTS:-}" ] && echo "FAIL mutant-$name: patch no longer applies" >> "$RP_RESULTS"
-    continue
+  if ! python3 - "$m" "$dir/$file" <<'PY'
+import sys
+spec, target = sys.argv[1], sys.argv[2]
+body = [l for l in open(spec).read().split('\n') if not l.startswith('# ')]
+text = '\n'.join(body)
+old, new = text.split('\n=>\n', 1)
+new = new.rstrip('\n')
+src = open(target).read()
+if src.count(old + '\n') != 1:
+    sys.exit(f'{spec}: the old text occurs {src.count(old + chr(10))} times in {target}')
+open(target, 'w').write(src.replace(old + '\n', new + '\n' if new else '', 1))
+PY
+  then
+    echo "FAIL mutant-$name: does not apply" > "$dir/verdict"; return
   fi
   t0=$(date +%s)
-  (cd "$dir" && env -u RP_RESULTS RP_WP_FCT=$fct RP_WP_EXTRA="$wpx" RP_NO_SMOKE=1 RP_WP_TIMEOUT=${RP_MUTANT_TIMEOUT:-5} \
+  (cd "$dir" && env -u RP_RESULTS RP_WP_FCT=$fct RP_WP_EXTRA="$wpx" RP_NO_SMOKE=1 \
+     RP_STEPS=${budget:-${RP_MUTANT_STEPS:-100000}} RP_PROOF_JOBS=1 \
      RP_PROOF_DIR=out RP_WHY3CONF=$conf bash proofs/run.sh > out.log 2>&1)
-  rc=$?
-  summary=$(grep '^proofs:' "$dir/out.log" | tail -1)
-  if [ $rc != 0 ]; then
-    echo "ok   mutant $name ($fct) caught in $(( $(date +%s) - t0 )) s: $summary"; pass=$((pass + 1))
-    [ -n "${RP_RESULTS:-}" ] && echo "PASS mutant-$name" >> "$RP_RESULTS"
+  total=$(jq '.total // 0' "$dir/out/summary.json" 2>/dev/null || echo 0)
+  valid=$(jq '.proved // 0' "$dir/out/summary.json" 2>/dev/null || echo 0)
+  secs=$(( $(date +%s) - t0 ))
+  if [ "$total" -gt 0 ] && [ "$valid" -lt "$total" ]; then
+    printf '%s\n%s\n' "PASS mutant-$name" "     ($fct) caught in $secs s: $valid of $total goals proved" > "$dir/verdict"
+  elif [ "$total" = 0 ]; then
+    echo "FAIL mutant-$name: the proof did not run (see $dir/out.log)" > "$dir/verdict"
   else
-    echo "FAIL mutant $name ($fct) still proves: $summary"; fail=$((fail + 1))
-    [ -n "${RP_RESULTS:-}" ] && echo "FAIL mutant-$name: still proves" >> "$RP_RESULTS"
+    echo "FAIL mutant-$name: still proves ($valid of $total goals)" > "$dir/verdict"
   fi
+}
+for m in proofs/mutants/*.mut; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  one_mutant "$m" &
+done
+wait
+for m in proofs/mutants/*.mut; do
+  v=$scratch/$(basename "$m" .mut)/verdict
+  [ -s "$v" ] || { note "FAIL mutant-$(basename "$m" .mut): no verdict"; fail=$((fail + 1)); continue; }
+  note "$(head -1 "$v")"; tail -n +2 "$v"
+  case $(head -1 "$v") in PASS*) pass=$((pass + 1));; *) fail=$((fail + 1));; esac
 done
 echo "proof mutants: $pass caught, $fail not caught"
 [ $fail = 0 ]

@@ -1,26 +1,56 @@
 #!/usr/bin/env bash
-# make proofs: Frama-C/WP with RTE guards over every function in core/.
+# make proofs / make proofs-full / make proof FCT=f: Frama-C/WP with RTE
+# guards over every function in core/, then the smoke tests.
 #   proofs/run.sh [FILES...]          default: every core/*.c
-# Environment: RP_WP_FCT=f1,f2 (only those functions), RP_PROOF_DIR (output),
-# RP_WP_EXTRA (more WP options), RP_WP_TIMEOUT (seconds per goal), RP_NO_SMOKE=1 (skip smoke tests),
-# RP_SMOKE_TIMEOUT (seconds per smoke test, default 2: a passing smoke test
-# costs its whole timeout; the dead code found so far took cvc4 0.2 s).
-# Fails unless every goal is proved, every smoke test passes, the trusted base
-# equals proofs/trusted-base.txt, and core/ holds no admit or unproved axiom.
+#
+# Deterministic: provers are bounded by step counts (cvc4/cvc5 --rlimit),
+# never by the clock, so a busy machine gives the same verdict as a quiet
+# one.  A wall-clock limit exists only as a safety net far above what the
+# step limit can take; a goal that reaches it fails the run and says so.
+#
+# Fast, three ways:
+#  - two tiers: every goal first gets RP_STEPS_FAST steps; only the
+#    functions with goals left unproved are proved again with RP_STEPS (the
+#    cache below replays their proved goals, so provers run on the rest);
+#  - the byte compositions (rp_bytes_u*) need WP's bitshift tactic, which
+#    only starts after the provers fail: they are proved in a run of their
+#    own with the small budget, so no goal ever burns the large one first;
+#  - a per-goal result cache keyed by the exact proof task (WP's own cache:
+#    an MD5 of the prover input), seeded from proofs/cache.json.  A changed
+#    goal is a different task, so it misses the cache and is proved afresh;
+#    a cached failure is re-run whenever the step limit is larger.
+#    RP_PROOF_CACHE=none (make proofs-full) starts from an empty cache and
+#    trusts no stored result; RP_PROOF_CACHE_SAVE=1 (make proofs-cache)
+#    writes this run's results back to proofs/cache.json;
+#  - RP_PROOF_JOBS (default 2) Frama-C processes side by side, each on every
+#    RP_PROOF_JOBS-th function of the sorted list: WP's own work (goal
+#    generation, simplification, task printing: most of the time) runs in
+#    one thread per process, so one process cannot use a second core.
+#
+# Environment: RP_WP_FCT=f1,f2 (only those functions), RP_PROOF_DIR
+# (output), RP_WP_EXTRA (more WP options), RP_NO_SMOKE=1, RP_STEPS,
+# RP_STEPS_FAST, RP_SMOKE_STEPS, RP_WP_PAR (provers per process),
+# RP_PROOF_JOBS.
+# Fails unless every goal is proved, every smoke test passes, the trusted
+# base equals proofs/trusted-base.txt, and core/ holds no admit or axiom.
 set -u
 cd "$(dirname "$0")/.."
+root=$PWD
 out=${RP_PROOF_DIR:-build/proofs}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 files=("$@")
 [ ${#files[@]} = 0 ] && files=($(ls core/*.c | sort))
-timeout=${RP_WP_TIMEOUT:-60}
-fct=()
-[ -n "${RP_WP_FCT:-}" ] && fct=(-wp-fct "$RP_WP_FCT")
-[ -n "${RP_WP_EXTRA:-}" ] && fct+=($RP_WP_EXTRA)
-# Functions listed in proofs/pending.txt are proved apart (full runs only).
-pending=$(sed -n 's/^\([a-z_0-9]*\):.*/\1/p' proofs/pending.txt 2>/dev/null | paste -sd, -)
-[ -z "${RP_WP_FCT:-}" ] && [ -n "$pending" ] && fct+=(-wp-skip-fct "$pending")
+steps=${RP_STEPS:-4000000}
+steps_fast=${RP_STEPS_FAST:-100000}
+smoke_steps=${RP_SMOKE_STEPS:-20000}
+par=${RP_WP_PAR:-2}
+jobs=${RP_PROOF_JOBS:-2}
+safety=900   # seconds: never reached within the step limits on this machine kind
+extra=()
+[ -n "${RP_WP_EXTRA:-}" ] && extra=($RP_WP_EXTRA)
+# The functions proved with the bitshift tactic (see above).
+shift_fcts=$(grep -oE '^RP_HOT [a-z0-9_]+ rp_bytes_u[0-9]+\(' core/rp_prim.c | grep -oE 'rp_bytes_u[0-9]+' | paste -sd, -)
 fail=0
 
 if grep -rnwE 'admit|check_admit' core proofs/*.acsl 2>/dev/null; then
@@ -37,76 +67,142 @@ if [ ! -s "$conf" ]; then
 fi
 export WHY3CONFIG=$conf
 
+# The cache: a directory of WP result files, seeded from proofs/cache.json.
+cache=$out/cache
+rm -rf "$cache"; mkdir -p "$cache"
+if [ "${RP_PROOF_CACHE:-}" != none ] && [ -s proofs/cache.json ]; then
+  jq -r 'to_entries[] | "\(.key)\t\(.value | tojson)"' proofs/cache.json |
+    while IFS=$'\t' read -r k v; do printf '%s\n' "$v" > "$cache/$k.json"; done
+fi
+seeded=$(ls "$cache" | wc -l)
+
 common=(-machdep x86_64 -cpp-extra-args="-Icore" -wp -wp-rte
   -warn-unsigned-overflow -warn-unsigned-downcast -warn-signed-overflow -warn-signed-downcast
-  -wp-definitions-terminate -wp-split -wp-par 2 -wp-cache none)
+  -wp-definitions-terminate -wp-split -wp-par "$par" -wp-status-all
+  -wp-prover cvc4,cvc5 -wp-timeout "$safety" -wp-cache update -wp-cache-dir "$cache")
+
+# One WP pass: wp NAME STEPS [OPTIONS...]; writes $out/NAME.{json,log}.
+wp() {
+  local name=$1 n=$2; shift 2
+  rm -f "$out/$name.json"
+  frama-c "${files[@]}" "${common[@]}" -wp-steps "$n" "${extra[@]}" \
+    -wp-report-json "$out/$name.json" "$@" > "$out/$name.log" 2>&1
+}
+count() { jq ".\"wp:global\".\"wp:main\".$2 // 0" "$out/$1.json" 2>/dev/null || echo 0; }
+
+# The functions of a pass, dealt round-robin into $jobs shards (sorted by
+# name, so the large functions spread evenly); shard i is "fct_i".
+shards() { # comma-separated functions -> one line per non-empty shard
+  printf '%s\n' ${1//,/ } | sort -u | awk -v j="$jobs" '{ s[(NR - 1) % j] = s[(NR - 1) % j] (s[(NR - 1) % j] == "" ? "" : ",") $0 } END { for (i = 0; i < j; i++) if (s[i] != "") print s[i] }'
+}
+# A pass in shards, side by side: wp_sharded NAME STEPS FUNCTIONS [OPTIONS...]
+# writes $out/NAME-<i>.{json,log}; returns the first non-zero exit status.
+wp_sharded() {
+  local name=$1 n=$2 list=$3 i=0 pids=() rc=0 p; shift 3
+  rm -f "$out/$name"-*.json "$out/$name"-*.log
+  while read -r f; do
+    wp "$name-$i" "$n" -wp-fct "$f" "$@" & pids+=($!); i=$((i + 1))
+  done < <(shards "$list")
+  for p in "${pids[@]}"; do wait "$p" || { [ $rc != 0 ] || rc=$?; }; done
+  return $rc
+}
+# Sum of a count over a pass's shards.
+count_all() { local t=0 f; for f in "$out/$1"-*.json; do [ -s "$f" ] && t=$((t + $(count "$(basename "$f" .json)" "$2"))); done; echo $t; }
+# Per function: "name total valid" from a pass's JSON reports.
+per_fct() { cat "$out/$1"-*.json 2>/dev/null | jq -r '."wp:functions" // {} | to_entries[] | "\(.key) \(.value."wp:section"."wp:main".total // 0) \(.value."wp:section"."wp:main".valid // 0)"'; }
 
 t0=$(date +%s)
-rm -f "$out/wp.json" "$out/report.json"
-frama-c "${common[@]}" "${fct[@]}" -wp-prover cvc4,cvc5 -wp-timeout "$timeout" \
-  -wp-report-json "$out/wp.json" "${files[@]}" \
-  -then -report -report-classify -report-unclassified-unknown ERROR \
-  -report-unclassified-invalid ERROR -report-output "$out/report.json" \
-  > "$out/wp.log" 2>&1
-rc=$?
-t1=$(date +%s)
-grep -E '^\[wp\] (\[[A-Za-z]+\]|Proved goals)|Unknown|Timeout|Failed|error|Error' "$out/wp.log" | grep -v 'Valid' | head -40
-grep -E 'Proved goals' "$out/wp.log"
-# -report also flags the properties of skipped (pending) functions, so its
-# exit status counts only when nothing is skipped; wp.json is the verdict.
-# (a run restricted by RP_WP_FCT: likewise, the other functions stay unproved).
-if [ $rc != 0 ] && { [ ! -s "$out/wp.json" ] || { [ -z "$pending" ] && [ -z "${RP_WP_FCT:-}" ]; }; }; then
-  echo "proofs: frama-c exited $rc (see $out/wp.log)"; fail=1
+shift_total=0; shift_valid=0
+if [ -z "${RP_WP_FCT:-}" ] || [[ ",$RP_WP_FCT," =~ ,rp_bytes_u ]]; then
+  wp shift "$steps_fast" -wp-fct "$shift_fcts" -wp-auto wp:bitshift
+  shift_total=$(count shift total); shift_valid=$(count shift valid)
 fi
-
-total=$(jq '."wp:global"."wp:main".total // 0' "$out/wp.json" 2>/dev/null || echo 0)
-valid=$(jq '."wp:global"."wp:main".valid // 0' "$out/wp.json" 2>/dev/null || echo 0)
+if [ -n "${RP_WP_FCT:-}" ]; then
+  main_fcts=$(printf '%s\n' ${RP_WP_FCT//,/ } | grep -v '^rp_bytes_u' | paste -sd, -)
+else
+  main_fcts=$(bash proofs/functions.sh "${files[@]}" | tr , '\n' | grep -v '^rp_bytes_u' | paste -sd, -)
+fi
+# The report of properties left unclassified as invalid fails the run; the
+# other shards' functions are "unknown" to each process, so the JSON counts
+# (every goal of every function) are the verdict, not an unknown status.
+report=(-then -report -report-classify -report-unclassified-invalid ERROR)
+rc=0; rm -f "$out"/tier1-*.json "$out"/main-*.json "$out"/report-*.json
+[ -z "$main_fcts" ] || { wp_sharded tier1 "$steps_fast" "$main_fcts" "${report[@]}"; rc=$?; }
+total=$(count_all tier1 total); valid=$(count_all tier1 valid)
+again=$(per_fct tier1 | awk '$3 < $2 { print $1 }' | paste -sd, -)
+if [ -n "$again" ]; then
+  # Tier 2: only the functions with unproved goals, with the large budget.
+  # Every goal tier 1 left unproved belongs to one of them, and tier 2
+  # proves all their goals again: the run proves everything exactly when
+  # tier 2 leaves nothing unproved.
+  wp_sharded main "$steps" "$again"
+  rc2=$?; [ $rc2 = 0 ] || rc=$rc2
+  main_total=$(count_all main total)
+  [ "$main_total" -gt 0 ] || { echo "proofs: the second tier generated no goal (see $out/main-*.log)"; fail=1; }
+  valid=$((total - (main_total - $(count_all main valid))))
+fi
+t1=$(date +%s)
+logs=("$out"/tier1-*.log); [ -n "$again" ] && logs=("$out"/main-*.log)
+grep -hE '^\[wp\] \[(Failed|Timeout|Unknown|Step)' -A3 "${logs[@]}" 2>/dev/null | head -40
+grep -E '^\[wp\] \[(Failed|Unknown)' -A3 "$out/shift.log" 2>/dev/null | head -20
+if grep -qE 'Timeout' "$out"/tier1-*.log "$out"/main-*.log "$out/shift.log" 2>/dev/null; then
+  echo "proofs: a prover hit the ${safety} s wall-clock safety limit before its step limit (machine overloaded?)"; fail=1
+fi
+[ $rc = 0 ] || { echo "proofs: frama-c exited $rc (see $out/tier1-*.log, $out/main-*.log)"; fail=1; }
+total=$((total + shift_total)); valid=$((valid + shift_valid))
 [ "$total" -gt 0 ] && [ "$total" = "$valid" ] || { echo "proofs: $valid of $total goals proved"; fail=1; }
 
 # Trusted base: the external clauses WP had to take on trust.
-grep -E '^\s*\[\s*Extern\s*\]' "$out/wp.log" | sed -E 's/^\s*//' | sort -u > "$out/trusted-base.txt"
-if ! diff -u proofs/trusted-base.txt "$out/trusted-base.txt"; then
+grep -hE '^\s*\[\s*Extern\s*\]' "$out"/tier1-*.log | sed -E 's/^\s*//' | sort -u > "$out/trusted-base.txt"
+if [ -z "${RP_WP_FCT:-}" ] && ! diff -u proofs/trusted-base.txt "$out/trusted-base.txt"; then
   echo "proofs: the trusted base differs from proofs/trusted-base.txt"; fail=1
 fi
 
+# Smoke tests: a smoke goal passes when the provers cannot prove false from
+# a function's preconditions or at a branch (a failure means a contradictory
+# precondition or dead code).  Bounded by steps like every other goal.
 smoke_ok=0; smoke_bad=0
 if [ "${RP_NO_SMOKE:-0}" != 1 ]; then
-  rm -f "$out/smoke.json"
-  frama-c "${common[@]}" "${fct[@]}" -wp-smoke-tests -wp-smoke-timeout "${RP_SMOKE_TIMEOUT:-2}" \
-    -wp-prop=-@assert,-@ensures,-@requires,-@assigns,-@invariant,-@variant,-@check,-@lemma,-@rte,-@complete_behaviors,-@disjoint_behaviors,-@exits,-@breaks,-@continues,-@returns,-@terminates,-@decreases,-@calls,-@from \
-    -wp-prover cvc4 -wp-report-json "$out/smoke.json" "${files[@]}" > "$out/smoke.log" 2>&1
+  wp_sharded smoke "$smoke_steps" "${RP_WP_FCT:-$main_fcts,$shift_fcts}" -wp-smoke-tests -wp-prover cvc4 \
+    -wp-prop=-@assert,-@ensures,-@requires,-@assigns,-@invariant,-@variant,-@check,-@lemma,-@rte,-@complete_behaviors,-@disjoint_behaviors,-@exits,-@breaks,-@continues,-@returns,-@terminates,-@decreases,-@calls,-@from
   src=$?
   # Frama-C 25 prints "[wp] [Passed] Smoke-test <goal>" for a smoke goal that
   # could not be proved (the good outcome) and another status otherwise.
-  smoke_ok=$(grep -cE '\[Passed\] Smoke-test' "$out/smoke.log" || true)
-  smoke_bad=$(grep -E 'Smoke-test|Doomed|[Dd]ead code' "$out/smoke.log" | grep -cv '\[Passed\] Smoke-test' || true)
-  grep -E 'Smoke-test|Doomed|[Dd]ead code' "$out/smoke.log" | grep -v '\[Passed\] Smoke-test' | head -20
+  smoke_ok=$(cat "$out"/smoke-*.log | grep -cE '\[Passed\] Smoke-test' || true)
+  smoke_bad=$(cat "$out"/smoke-*.log | grep -E 'Smoke-test|Doomed|[Dd]ead code' | grep -cv '\[Passed\] Smoke-test' || true)
+  cat "$out"/smoke-*.log | grep -E 'Smoke-test|Doomed|[Dd]ead code' | grep -v '\[Passed\] Smoke-test' | head -20
   [ $src = 0 ] || { echo "proofs: the smoke-test run exited $src (see $out/smoke.log)"; fail=1; }
   [ "$smoke_ok" -gt 0 ] || { echo "proofs: no smoke test ran"; fail=1; }
   [ "$smoke_bad" = 0 ] || { echo "proofs: $smoke_bad smoke tests failed (a contradictory precondition or dead code)"; fail=1; }
 fi
-
-# Pending functions: prove them alone and report, as skipped, what is left.
-if [ -z "${RP_WP_FCT:-}" ] && [ -n "$pending" ]; then
-  while IFS= read -r line; do
-    case "$line" in ''|'#'*) continue ;; esac
-    f=${line%%:*}; why=${line#*: }
-    rm -f "$out/pending-$f.json"
-    frama-c "${common[@]}" -wp-fct "$f" -wp-prover cvc4,cvc5 -wp-timeout 10 \
-      -wp-report-json "$out/pending-$f.json" "${files[@]}" > "$out/pending-$f.log" 2>&1
-    pt=$(jq '."wp:global"."wp:main".total // 0' "$out/pending-$f.json" 2>/dev/null || echo 0)
-    pv=$(jq '."wp:global"."wp:main".valid // 0' "$out/pending-$f.json" 2>/dev/null || echo 0)
-    echo "proofs: PENDING $f: $pv/$pt goals proved ($why)"
-    [ -n "${RP_RESULTS:-}" ] && echo "SKIP proof-$f: $pv/$pt goals proved; $why" >> "$RP_RESULTS"
-  done < proofs/pending.txt
-fi
 t2=$(date +%s)
 
-per_fct=$(jq -c '[."wp:functions" // {} | to_entries[] | {function: .key, total: (.value | [.[]."wp:main".total // 0] | add // 0), proved: (.value | [.[]."wp:main".valid // 0] | add // 0)}]' "$out/wp.json" 2>/dev/null || echo '[]')
+if [ "${RP_PROOF_CACHE_SAVE:-0}" = 1 ]; then
+  [ $fail = 0 ] || { echo "proofs: not saving the cache of a failed run"; exit 1; }
+  (cd "$cache" && for f in *.json; do printf '%s\t' "${f%.json}"; tr -d '\n' < "$f"; echo; done) |
+    sort | jq -R -s 'split("\n") | map(select(length > 0) | split("\t") | {key: .[0], value: (.[1] | fromjson)}) | from_entries' \
+    > proofs/cache.json
+  echo "proofs: wrote $(jq length proofs/cache.json) results to proofs/cache.json"
+fi
+
+# The slowest prover runs, from the per-goal status lines:
+#   [wp] [CVC4 1.8] Goal NAME : Valid (Qed:12ms) (1.2s) (34567)
+slowest=$(cat "$out/shift.log" "$out"/tier1-*.log "$out"/main-*.log 2>/dev/null |
+  sed -nE 's/^\[wp\] \[([A-Za-z0-9 .]+)\] Goal ([A-Za-z0-9_]+) : Valid \(Qed:[^)]*\) \(([0-9.]+)(ms|s)\)( \(([0-9]+)\))?.*/\2\t\1\t\3\4\t\6/p' |
+  awk -F'\t' '{t=$3; if (t ~ /ms$/) {sub(/ms$/,"",t); t=t/1000} else sub(/s$/,"",t); print t "\t" $0}' |
+  sort -t$'\t' -k1,1 -gr | head -20 |
+  jq -R -s 'split("\n") | map(select(length > 0) | split("\t") |
+    {goal: .[1], prover: .[2], seconds: (.[0] | tonumber), steps: (if .[4] == "" then null else (.[4] | tonumber) end)})')
+[ -n "$slowest" ] || slowest='[]'
+max_steps=$(printf '%s' "$slowest" | jq '[.[].steps // 0] | max // 0')
+fcts=$(cat "$out"/tier1-*.json 2>/dev/null | jq -s -c '[.[] | ."wp:functions" // {} | to_entries[] | {function: .key, total: (.value."wp:section"."wp:main".total // 0), proved: (.value."wp:section"."wp:main".valid // 0)}] | sort_by(.function)' 2>/dev/null || echo '[]')
 cat > "$out/summary.json" <<JSON
 {"total": $total, "proved": $valid, "smoke_passed": $smoke_ok, "smoke_failed": $smoke_bad,
- "wp_seconds": $((t1 - t0)), "smoke_seconds": $((t2 - t1)), "functions": $per_fct}
+ "steps_limit": $steps, "steps_fast": $steps_fast, "smoke_steps": $smoke_steps,
+ "cache_seeded": $seeded, "cache_after": $(ls "$cache" | wc -l),
+ "wp_seconds": $((t1 - t0)), "smoke_seconds": $((t2 - t1)),
+ "second_tier": "$again", "slowest": $slowest, "functions": $fcts}
 JSON
 [ -n "${RP_RESULTS:-}" ] && { [ $fail = 0 ] && echo "PASS proofs: $valid/$total goals, $smoke_ok smoke tests" || echo "FAIL proofs: $valid/$total goals proved, $smoke_bad smoke tests failed"; } >> "$RP_RESULTS"
-echo "proofs: $valid/$total goals proved, smoke tests: $smoke_ok passed, $smoke_bad failed, $((t2 - t0)) s"
+echo "proofs: $valid/$total goals proved, smoke tests: $smoke_ok passed, $smoke_bad failed, $((t2 - t0)) s (largest steps among the slowest goals: $max_steps of $steps)"
 exit $fail

@@ -6,8 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <sys/mman.h>
 
 #include "pbuf.h"
+#include "rp_cursor.h" /* internal: the cursor helpers are tested directly */
 #include "rp_records.h"
 #include "rp_sample.h"
 
@@ -386,6 +388,13 @@ static void test_stack_user(void **state)
 	b = span_of(&w, w.n, 8);
 	assert_int_equal(rp_sample_parse_body(&L, b, &s), RP_E_STACK_DYN);
 	span_free(b);
+	/* dyn_size == size: the whole copy was used, fine */
+	w.n = 0;
+	p64(&w, 9); p64(&w, 8); p64(&w, 0); p64(&w, 8);
+	b = span_of(&w, w.n, 8);
+	assert_int_equal(rp_sample_parse_body(&L, b, &s), RP_OK);
+	assert_int_equal(s.stack_user_dyn_size, 8);
+	span_free(b);
 	/* dyn_size missing */
 	w.n = 0;
 	p64(&w, 9); p64(&w, 8); p64(&w, 0);
@@ -479,6 +488,201 @@ static void test_branch_stack(void **state)
 	b = span_of(&w, w.n, 9);
 	assert_int_equal(rp_sample_parse_body(&L, b, &s), RP_E_BODY_SHORT);
 	span_free(b);
+}
+
+/* ---- absent parts, cut-off branch stacks, array counts that overflow ---- */
+
+/* Fill a stretch of stack with 0xee and return: the parser's scratch
+ * rp_sample halves then start out non-zero, so a field the walk forgets to
+ * store shows up as 0xee.. even in an ASan build; valgrind sees it too. */
+static __attribute__((noinline)) void paint_stack(void)
+{
+	volatile uint8_t junk[16384];
+	for (size_t i = 0; i < sizeof junk; i++)
+		junk[i] = 0xee;
+}
+
+static void assert_empty(rp_span v)
+{
+	assert_int_equal(v.n0, 0);
+	assert_int_equal(v.n1, 0);
+}
+
+/* Every part a sample_type leaves out reads as zero, false or empty: the
+ * fixed fields, CALLCHAIN, RAW, BRANCH_STACK, REGS_*, STACK_USER (and its
+ * dyn_size), WEIGHT .. CODE_PAGE_SIZE, AUX; READ (every value zero). */
+static void assert_absent_parts(const rp_sample *s, uint64_t st)
+{
+	assert_int_equal(s->present, st);
+	if (!(st & RP_SAMPLE_IDENTIFIER)) assert_int_equal(s->identifier, 0);
+	if (!(st & RP_SAMPLE_IP)) assert_int_equal(s->ip, 0);
+	if (!(st & RP_SAMPLE_TID)) { assert_int_equal(s->pid, 0); assert_int_equal(s->tid, 0); }
+	if (!(st & RP_SAMPLE_TIME)) assert_int_equal(s->time, 0);
+	if (!(st & RP_SAMPLE_ADDR)) assert_int_equal(s->addr, 0);
+	if (!(st & RP_SAMPLE_ID)) assert_int_equal(s->id, 0);
+	if (!(st & RP_SAMPLE_STREAM_ID)) assert_int_equal(s->stream_id, 0);
+	if (!(st & RP_SAMPLE_CPU)) { assert_int_equal(s->cpu, 0); assert_int_equal(s->cpu_res, 0); }
+	if (!(st & RP_SAMPLE_PERIOD)) assert_int_equal(s->period, 0);
+	if (!(st & RP_SAMPLE_READ)) {
+		assert_false(s->read.group || s->read.has_id || s->read.has_lost ||
+		             s->read.has_enabled || s->read.has_running);
+		assert_int_equal(s->read.nr, 0);
+		assert_int_equal(s->read.time_enabled, 0);
+		assert_int_equal(s->read.time_running, 0);
+		assert_int_equal(s->read.value, 0);
+		assert_int_equal(s->read.id, 0);
+		assert_int_equal(s->read.lost, 0);
+		assert_int_equal(s->read.entry_size, 0);
+		assert_empty(s->read.entries);
+	}
+	if (!(st & RP_SAMPLE_CALLCHAIN)) { assert_int_equal(s->callchain_nr, 0); assert_empty(s->callchain); }
+	if (!(st & RP_SAMPLE_RAW)) { assert_int_equal(s->raw_size, 0); assert_empty(s->raw); }
+	if (!(st & RP_SAMPLE_BRANCH_STACK)) {
+		assert_int_equal(s->branch_nr, 0);
+		assert_false(s->has_hw_idx);
+		assert_int_equal(s->branch_hw_idx, 0);
+		assert_false(s->has_branch_counters);
+		assert_empty(s->branch_entries);
+		assert_empty(s->branch_counters);
+	}
+	if (!(st & RP_SAMPLE_REGS_USER)) { assert_int_equal(s->regs_user_abi, 0); assert_empty(s->regs_user); }
+	if (!(st & RP_SAMPLE_STACK_USER)) {
+		assert_int_equal(s->stack_user_size, 0);
+		assert_empty(s->stack_user);
+		assert_false(s->has_dyn_size);
+		assert_int_equal(s->stack_user_dyn_size, 0);
+	}
+	if (!(st & (RP_SAMPLE_WEIGHT | RP_SAMPLE_WEIGHT_STRUCT))) assert_int_equal(s->weight, 0);
+	if (!(st & RP_SAMPLE_DATA_SRC)) assert_int_equal(s->data_src, 0);
+	if (!(st & RP_SAMPLE_TRANSACTION)) assert_int_equal(s->transaction, 0);
+	if (!(st & RP_SAMPLE_REGS_INTR)) { assert_int_equal(s->regs_intr_abi, 0); assert_empty(s->regs_intr); }
+	if (!(st & RP_SAMPLE_PHYS_ADDR)) assert_int_equal(s->phys_addr, 0);
+	if (!(st & RP_SAMPLE_CGROUP)) assert_int_equal(s->cgroup, 0);
+	if (!(st & RP_SAMPLE_DATA_PAGE_SIZE)) assert_int_equal(s->data_page_size, 0);
+	if (!(st & RP_SAMPLE_CODE_PAGE_SIZE)) assert_int_equal(s->code_page_size, 0);
+	if (!(st & RP_SAMPLE_AUX)) { assert_int_equal(s->aux_size, 0); assert_empty(s->aux); }
+}
+
+static rp_status parse_painted(const rp_sample_layout *L, rp_span b, rp_sample *s)
+{
+	memset(s, 0xee, sizeof *s);
+	paint_stack();
+	return rp_sample_parse_body(L, b, s);
+}
+
+static void test_absent_parts_read_empty(void **state)
+{
+	(void)state;
+	static pbuf w;
+	rp_sample s;
+	/* PERIOD only: every other part absent */
+	rp_sample_layout L = layout(RP_SAMPLE_PERIOD, 0, 0, 0, 0, false);
+	w.n = 0;
+	p64(&w, 4000);
+	rp_span b = span_of(&w, w.n, 4);
+	assert_int_equal(parse_painted(&L, b, &s), RP_OK);
+	assert_int_equal(s.period, 4000);
+	assert_absent_parts(&s, RP_SAMPLE_PERIOD);
+	span_free(b);
+	/* BRANCH_STACK and STACK_USER in sample_type, each in its empty form:
+	 * nr = 0 (no hw_idx, no counters) and size = 0 (no dyn_size) */
+	const uint64_t st = RP_SAMPLE_IP | RP_SAMPLE_BRANCH_STACK | RP_SAMPLE_STACK_USER;
+	L = layout(st, 0, RP_BRANCH_HW_INDEX | RP_BRANCH_COUNTERS, 0, 0, false);
+	w.n = 0;
+	p64(&w, 0x401000); p64(&w, 0); p64(&w, 0);
+	b = span_of(&w, w.n, 12);
+	assert_int_equal(parse_painted(&L, b, &s), RP_OK);
+	assert_absent_parts(&s, st);
+	assert_int_equal(s.ip, 0x401000);
+	assert_int_equal(s.branch_nr, 0);
+	assert_false(s.has_hw_idx);
+	assert_empty(s.branch_entries);
+	assert_empty(s.branch_counters); /* COUNTERS with nr = 0: an empty array */
+	assert_int_equal(s.stack_user_size, 0);
+	assert_false(s.has_dyn_size);
+	assert_int_equal(s.stack_user_dyn_size, 0);
+	span_free(b);
+}
+
+/* A BRANCH_STACK sample that ends just before nr, and just inside it, is
+ * short in every reading of the ambiguous forms. */
+static void test_branch_stack_cut_before_nr(void **state)
+{
+	(void)state;
+	static pbuf w;
+	static const uint64_t bsts[] = { 0, RP_BRANCH_HW_INDEX, RP_BRANCH_COUNTERS,
+	                                 RP_BRANCH_HW_INDEX | RP_BRANCH_COUNTERS };
+	for (size_t i = 0; i < sizeof bsts / sizeof bsts[0]; i++) {
+		const rp_sample_layout L = layout(RP_SAMPLE_IP | RP_SAMPLE_BRANCH_STACK, 0, bsts[i], 0, 0, false);
+		w.n = 0;
+		p64(&w, 0x401000); p64(&w, 0);
+		for (uint32_t len = 8; len < 16; len++) {
+			rp_span b = span_of(&w, len, 8);
+			rp_sample s;
+			assert_int_equal(parse_painted(&L, b, &s), RP_E_BODY_SHORT);
+			span_free(b);
+		}
+		/* the whole record: nr = 0 */
+		rp_span b = span_of(&w, 16, 8);
+		rp_sample s;
+		assert_int_equal(parse_painted(&L, b, &s), RP_OK);
+		assert_int_equal(s.branch_nr, 0);
+		span_free(b);
+	}
+}
+
+/* rp_take_array's count guard: a count whose product with the element size
+ * wraps 2^64 to a small number must fail, not yield a short array. */
+static void test_array_count_overflow(void **state)
+{
+	(void)state;
+	static pbuf w;
+	w.n = 0;
+	for (int i = 0; i < 4; i++)
+		p64(&w, 0x1000 + i);
+	rp_span b = span_of(&w, w.n, 12);
+	rp_span v = { NULL, NULL, 77, 77 };
+	uint32_t off = 8;
+	/* 2^61 x 8 = 2^64 == 0 (mod 2^64) */
+	assert_false(rp_take_array(b, &off, 1ull << 61, 8u, &v));
+	assert_int_equal(off, 8);
+	/* 768614336404564651 x 24 = 2^64 + 8 == 8 (mod 2^64) */
+	assert_false(rp_take_array(b, &off, 768614336404564651ull, 24u, &v));
+	assert_int_equal(off, 8);
+	assert_false(rp_take_array(b, &off, 25, 1u, &v));
+	assert_int_equal(off, 8);
+	/* the largest that fits: exactly the rest */
+	assert_true(rp_take_array(b, &off, 3, 8u, &v));
+	assert_int_equal(off, 32);
+	assert_int_equal(v.n0 + v.n1, 24);
+	span_free(b);
+	/* count <= rest but count x esz = 2^32 > rest: the byte count must be
+	 * checked before it is narrowed to u32 (where it would read as 0).  The
+	 * span claims 2^29 bytes it does not have; no byte of it is read. */
+	static const uint8_t one;
+	const rp_span big = { &one, &one, 1u << 29, 0u };
+	off = 0;
+	assert_false(rp_take_array(big, &off, 1u << 29, 8u, &v));
+	assert_int_equal(off, 0);
+	assert_false(rp_take_array(big, &off, (1u << 29) - 8u, 9u, &v));
+	assert_int_equal(off, 0);
+	/* the same counts as a SAMPLE's BRANCH_STACK nr, CALLCHAIN nr, AUX size */
+	const struct { uint64_t st; uint64_t nr; } cases[] = {
+		{ RP_SAMPLE_BRANCH_STACK, 768614336404564651ull }, /* x 24 */
+		{ RP_SAMPLE_CALLCHAIN, 1ull << 61 },              /* x 8 */
+		{ RP_SAMPLE_CALLCHAIN, (1ull << 61) + 1 },        /* x 8 = 8 */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const rp_sample_layout L = layout(cases[i].st, 0, 0, 0, 0, false);
+		w.n = 0;
+		p64(&w, cases[i].nr); p64(&w, 0x55);
+		for (uint32_t len = 8; len <= 16; len += 8) {
+			rp_span sb = span_of(&w, len, 4);
+			rp_sample s;
+			assert_int_equal(parse_painted(&L, sb, &s), RP_E_BODY_SHORT);
+			span_free(sb);
+		}
+	}
 }
 
 static void test_regs(void **state)
@@ -612,6 +816,146 @@ static void test_mmap2(void **state)
 	/* build id size above 20 */
 	w.b[32] = 21;
 	assert_int_equal(parse_rec(&w, RP_RECORD_MMAP2, RP_MISC_MMAP_BUILD_ID, &e, 60), RP_E_BUILD_ID_SIZE);
+	/* the build-id form has no maj/min/ino/ino_generation: they read as 0
+	 * (parse_rec fills e with 0xee first) */
+	w.b[32] = 20;
+	assert_int_equal(parse_rec(&w, RP_RECORD_MMAP2, RP_MISC_MMAP_BUILD_ID, &e, 33), RP_OK);
+	assert_int_equal(e.mmap2.maj, 0);
+	assert_int_equal(e.mmap2.min, 0);
+	assert_int_equal(e.mmap2.ino, 0);
+	assert_int_equal(e.mmap2.ino_generation, 0);
+	/* cut inside the 20-byte id field: short, whatever build_id_size says */
+	pbuf cut = w;
+	for (uint32_t n = 36; n < 56; n++) {
+		cut.n = n;
+		cut.b[32] = 21;
+		assert_int_equal(parse_rec(&cut, RP_RECORD_MMAP2, RP_MISC_MMAP_BUILD_ID, &e, 33), RP_E_BODY_SHORT);
+		cut.b[32] = 4;
+		assert_int_equal(parse_rec(&cut, RP_RECORD_MMAP2, RP_MISC_MMAP_BUILD_ID, &e, 33), RP_E_BODY_SHORT);
+	}
+	/* cut inside prot/flags: short, not an empty filename */
+	for (uint32_t n = 56; n < 64; n++) {
+		cut.n = n;
+		cut.b[32] = 20;
+		assert_int_equal(parse_rec(&cut, RP_RECORD_MMAP2, RP_MISC_MMAP_BUILD_ID, &e, 33), RP_E_BODY_SHORT);
+	}
+	/* the form without build id: no build id, size 0 and an empty view */
+	w.n = 0;
+	p32(&w, 10); p32(&w, 11); p64(&w, 0x400000); p64(&w, 0x2000); p64(&w, 0x10);
+	p32(&w, 8); p32(&w, 1); p64(&w, 123456); p64(&w, 7);
+	p32(&w, 5); p32(&w, 2);
+	pbytes(&w, "/a\0\0\0\0\0\0", 8);
+	assert_int_equal(parse_rec(&w, RP_RECORD_MMAP2, 0, &e, 17), RP_OK);
+	assert_int_equal(e.mmap2.build_id_size, 0);
+	assert_int_equal(e.mmap2.build_id.n0, 0);
+	assert_int_equal(e.mmap2.build_id.n1, 0);
+	for (uint32_t n = 56; n < 64; n++) {
+		cut = w;
+		cut.n = n;
+		assert_int_equal(parse_rec(&cut, RP_RECORD_MMAP2, 0, &e, 17), RP_E_BODY_SHORT);
+	}
+}
+
+/* A BRANCH_STACK (HW_INDEX) sample that two readings parse exactly: nr = 0
+ * then AUX {size 8, 8 bytes} without hw_idx, or hw_idx = 8 then AUX
+ * {size 0}.  The first reading (the kernel's no-hw_idx form for nr = 0) is
+ * the one returned. */
+static void test_branch_stack_first_reading_wins(void **state)
+{
+	(void)state;
+	static pbuf w;
+	const rp_sample_layout L = layout(RP_SAMPLE_BRANCH_STACK | RP_SAMPLE_AUX, 0, RP_BRANCH_HW_INDEX, 0, 0, false);
+	w.n = 0;
+	p64(&w, 0); p64(&w, 8); p64(&w, 0);
+	rp_span b = span_of(&w, w.n, 8);
+	rp_sample s;
+	assert_int_equal(parse_painted(&L, b, &s), RP_OK);
+	assert_int_equal(s.branch_nr, 0);
+	assert_false(s.has_hw_idx);
+	assert_int_equal(s.aux_size, 8);
+	uint64_t zero = 0;
+	assert_view(s.aux, &zero, 8);
+	span_free(b);
+}
+
+/* REGS_USER / REGS_INTR as the last part, cut before or inside abi: short
+ * (a missing abi must not read as abi 0, "no registers"). */
+static void test_regs_cut_before_abi(void **state)
+{
+	(void)state;
+	static pbuf w;
+	static const uint64_t parts[] = { RP_SAMPLE_REGS_USER, RP_SAMPLE_REGS_INTR };
+	for (size_t i = 0; i < 2; i++) {
+		const rp_sample_layout L = layout(RP_SAMPLE_IP | parts[i], 0, 0, 0x3, 0x3, false);
+		w.n = 0;
+		p64(&w, 0x401000); p64(&w, 0);
+		for (uint32_t len = 8; len < 16; len++) {
+			rp_span b = span_of(&w, len, 8);
+			rp_sample s;
+			assert_int_equal(parse_painted(&L, b, &s), RP_E_BODY_SHORT);
+			span_free(b);
+		}
+		rp_span b = span_of(&w, 16, 8);
+		rp_sample s;
+		assert_int_equal(parse_painted(&L, b, &s), RP_OK);
+		span_free(b);
+	}
+	/* REGS_INTR with abi != 0 but fewer registers than the mask says,
+	 * followed by PHYS_ADDR: the registers are short even though the bytes
+	 * left would fill PHYS_ADDR */
+	const rp_sample_layout L = layout(RP_SAMPLE_REGS_INTR | RP_SAMPLE_PHYS_ADDR, 0, 0, 0, 0x7, false);
+	w.n = 0;
+	p64(&w, 2); p64(&w, 0x91); /* abi 64, 1 of 3 registers */
+	rp_span b = span_of(&w, w.n, 8);
+	rp_sample s;
+	assert_int_equal(parse_painted(&L, b, &s), RP_E_BODY_SHORT);
+	span_free(b);
+	p64(&w, 0x92); p64(&w, 0x93); p64(&w, 0x12345000);
+	b = span_of(&w, w.n, 8);
+	assert_int_equal(parse_painted(&L, b, &s), RP_OK);
+	assert_int_equal(s.phys_addr, 0x12345000);
+	span_free(b);
+}
+
+/* rp_take_span's result has the exact form its contract (rp_span_slice)
+ * states, computed here from that formula: a view that starts in the second
+ * slice is {p1 + (off - n0), len, p1, 0}; one that ends in the first is
+ * {p0 + off, len, p1, 0}; one that crosses is {p0 + off, n0 - off, p1, rest}. */
+static void test_take_span_form(void **state)
+{
+	(void)state;
+	static pbuf w;
+	w.n = 0;
+	for (int i = 0; i < 16; i++)
+		p8(&w, (uint8_t)(0x30 + i));
+	for (uint32_t split = 0; split <= 16; split += 4) {
+		rp_span b = span_of(&w, 16, split);
+		for (uint32_t off = 0; off <= 16; off++) {
+			for (uint32_t len = 0; off + len <= 16; len++) {
+				rp_span v;
+				memset(&v, 0xee, sizeof v);
+				uint32_t o = off;
+				assert_true(rp_take_span(b, &o, len, &v));
+				assert_int_equal(o, off + len);
+				assert_ptr_equal(v.p1, b.p1);
+				if (off >= split) {
+					assert_ptr_equal(v.p0, b.p1 + (off - split));
+					assert_int_equal(v.n0, len);
+					assert_int_equal(v.n1, 0);
+				} else if (off + len <= split) {
+					assert_ptr_equal(v.p0, b.p0 + off);
+					assert_int_equal(v.n0, len);
+					assert_int_equal(v.n1, 0);
+				} else {
+					assert_ptr_equal(v.p0, b.p0 + off);
+					assert_int_equal(v.n0, split - off);
+					assert_int_equal(v.n1, off + len - split);
+				}
+				assert_view(v, w.b + off, len);
+			}
+		}
+		span_free(b);
+	}
 }
 
 static void test_fixed_records(void **state)
@@ -792,6 +1136,218 @@ static void test_trailer_and_unknown(void **state)
 	span_free(b);
 }
 
+/* READ as the last part of a sample: a cut anywhere inside it is short (no
+ * later part can fail in its place); fields its read_format leaves out read
+ * as zero; rp_read_entry fails with zeroed outputs outside a group. */
+static void test_read_cut_and_absent(void **state)
+{
+	(void)state;
+	static pbuf w;
+	static const uint64_t formats[] = {
+		RP_FORMAT_TOTAL_TIME_ENABLED | RP_FORMAT_TOTAL_TIME_RUNNING | RP_FORMAT_ID | RP_FORMAT_LOST,
+		RP_FORMAT_TOTAL_TIME_ENABLED, RP_FORMAT_ID, RP_FORMAT_LOST, 0,
+		RP_FORMAT_GROUP | RP_FORMAT_ID,
+	};
+	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+		const uint64_t rf = formats[i];
+		const rp_sample_layout L = layout(RP_SAMPLE_TIME | RP_SAMPLE_READ, rf, 0, 0, 0, false);
+		w.n = 0;
+		p64(&w, 1000); /* TIME */
+		if (rf & RP_FORMAT_GROUP) {
+			p64(&w, 2); /* nr */
+			p64(&w, 900); p64(&w, 41); p64(&w, 800); p64(&w, 42); /* {value, id} x 2 */
+		} else {
+			p64(&w, 777);
+			if (rf & RP_FORMAT_TOTAL_TIME_ENABLED) p64(&w, 900);
+			if (rf & RP_FORMAT_TOTAL_TIME_RUNNING) p64(&w, 800);
+			if (rf & RP_FORMAT_ID) p64(&w, 0x2222);
+			if (rf & RP_FORMAT_LOST) p64(&w, 4);
+		}
+		for (uint32_t len = 8; len < w.n; len++) {
+			rp_span b = span_of(&w, len, 5);
+			rp_sample s;
+			assert_int_equal(parse_painted(&L, b, &s), RP_E_BODY_SHORT);
+			span_free(b);
+		}
+		rp_span b = span_of(&w, w.n, 5);
+		rp_sample s;
+		assert_int_equal(parse_painted(&L, b, &s), RP_OK);
+		uint64_t v = 1, id = 1, lost = 1;
+		if (rf & RP_FORMAT_GROUP) {
+			assert_true(s.read.group);
+			assert_int_equal(s.read.nr, 2);
+			assert_int_equal(s.read.value, 0); /* no single value in a group */
+			assert_int_equal(s.read.id, 0);
+			assert_int_equal(s.read.lost, 0);
+			assert_true(rp_read_entry(&s.read, 1, &v, &id, &lost));
+			assert_int_equal(v, 800);
+			assert_int_equal(id, 42);
+			assert_int_equal(lost, 0);
+			v = id = lost = 1;
+			assert_false(rp_read_entry(&s.read, 2, &v, &id, &lost));
+		} else {
+			assert_false(s.read.group);
+			assert_int_equal(s.read.nr, 1);
+			assert_int_equal(s.read.value, 777);
+			assert_empty(s.read.entries);
+			assert_int_equal(s.read.id, rf & RP_FORMAT_ID ? 0x2222 : 0);
+			assert_int_equal(s.read.lost, rf & RP_FORMAT_LOST ? 4 : 0);
+			assert_false(rp_read_entry(&s.read, 0, &v, &id, &lost));
+		}
+		assert_int_equal(v, 0);
+		assert_int_equal(id, 0);
+		assert_int_equal(lost, 0);
+		span_free(b);
+	}
+}
+
+/* rp_read_entry's guards on a hand-built rp_read_values: entry sizes
+ * outside 8..24, an index at nr (nr is the authority, not the span), and
+ * offsets near 2^32.  For those the entries are 4 GiB of zero pages mapped
+ * without backing (only the one read page is touched). */
+static void test_read_entry_guards(void **state)
+{
+	(void)state;
+	static const uint64_t vals[6] = { 11, 12, 13, 14, 15, 16 };
+	rp_read_values r;
+	memset(&r, 0, sizeof r);
+	r.group = true;
+	r.entries = (rp_span){ (const uint8_t *)vals, (const uint8_t *)vals, sizeof vals, 0 };
+	r.nr = 2;
+	uint64_t v, id, lost;
+	for (uint32_t es = 0; es <= 32; es++) {
+		r.entry_size = es;
+		const bool ok = es >= 8 && es <= 24;
+		assert_int_equal(rp_read_entry(&r, 0, &v, &id, &lost), ok);
+		if (ok)
+			assert_int_equal(v, 11);
+	}
+	/* entries shorter than nr says: each missing field fails the read */
+	r.nr = 2;
+	r.entry_size = 8;
+	r.entries.n0 = 8; /* entry 1's value missing */
+	assert_false(rp_read_entry(&r, 1, &v, &id, &lost));
+	r.has_id = true;
+	r.entry_size = 16;
+	r.entries.n0 = 24; /* entry 1's id missing */
+	assert_false(rp_read_entry(&r, 1, &v, &id, &lost));
+	r.has_lost = true;
+	r.entry_size = 24;
+	r.entries.n0 = 40; /* entry 1's lost missing */
+	assert_false(rp_read_entry(&r, 1, &v, &id, &lost));
+	r.entries.n0 = 48;
+	assert_true(rp_read_entry(&r, 1, &v, &id, &lost));
+	assert_int_equal(v, 14);
+	assert_int_equal(id, 15);
+	assert_int_equal(lost, 16);
+	/* LOST without ID: {value, lost} entries, id reads 0 */
+	r.has_id = false;
+	r.entry_size = 16;
+	assert_true(rp_read_entry(&r, 1, &v, &id, &lost));
+	assert_int_equal(v, 13);
+	assert_int_equal(id, 0);
+	assert_int_equal(lost, 14);
+	r.has_lost = false;
+	r.entries.n0 = sizeof vals;
+	r.entry_size = 8;
+	r.nr = 1; /* the span holds more, nr says one */
+	assert_true(rp_read_entry(&r, 0, &v, &id, &lost));
+	assert_false(rp_read_entry(&r, 1, &v, &id, &lost));
+	const size_t big = (size_t)1 << 32;
+	void *m = mmap(NULL, big, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED) {
+		skip(); /* no 4 GiB of address space: the guards near 2^32 go untested */
+		return;
+	}
+	r.entries = (rp_span){ m, m, UINT32_MAX, 0 };
+	r.nr = 1u << 29;
+	/* entry 2^29 - 4 starts at 2^32 - 32: read (a zero page) */
+	v = 1;
+	assert_true(rp_read_entry(&r, (1u << 29) - 4, &v, &id, &lost));
+	assert_int_equal(v, 0);
+	/* entry 2^29 - 3 starts at 2^32 - 24: refused, as any later one */
+	v = 1;
+	assert_false(rp_read_entry(&r, (1u << 29) - 3, &v, &id, &lost));
+	assert_int_equal(v, 0);
+	assert_false(rp_read_entry(&r, (1u << 29) - 1, &v, &id, &lost));
+	/* 19-byte entries: entry 226050909 starts at 2^32 - 25, the last start
+	 * the guard lets through */
+	r.entry_size = 19;
+	v = 1;
+	assert_true(rp_read_entry(&r, 226050909u, &v, &id, &lost));
+	assert_int_equal(v, 0);
+	munmap(m, big);
+}
+
+/* rp_record_parse's header fields: type and misc on RP_OK for a SAMPLE
+ * (has_sample_id false: a SAMPLE has no trailer) and for RP_E_UNKNOWN_TYPE,
+ * which fills only them; a COMM too short for pid/tid is short. */
+static void test_record_header_fields(void **state)
+{
+	(void)state;
+	static pbuf w;
+	static rp_event e;
+	const rp_sample_layout L = layout(RP_SAMPLE_IP | RP_SAMPLE_TID, 0, 0, 0, 0, true);
+	w.n = 0;
+	p64(&w, 0x401000); p32(&w, 7); p32(&w, 8);
+	rp_span b = span_of(&w, w.n, 3);
+	rp_record rec = record(RP_RECORD_SAMPLE, 0x4002, b);
+	memset(&e, 0xee, sizeof e);
+	assert_int_equal(rp_record_parse(&L, &rec, &e), RP_OK);
+	assert_int_equal(e.type, RP_RECORD_SAMPLE);
+	assert_int_equal(e.misc, 0x4002);
+	assert_false(e.has_sample_id);
+	assert_int_equal(e.sample.ip, 0x401000);
+	static const uint32_t unknown[] = { 0, 23, 64, 0x10000, UINT32_MAX };
+	for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
+		rec = record(unknown[i], 0x1234, b);
+		memset(&e, 0xee, sizeof e);
+		assert_int_equal(rp_record_parse(&L, &rec, &e), RP_E_UNKNOWN_TYPE);
+		assert_int_equal(e.type, unknown[i]);
+		assert_int_equal(e.misc, 0x1234);
+	}
+	span_free(b);
+	/* COMM: pid/tid cut short, before an (always present) comm string */
+	const rp_sample_layout N = layout(RP_SAMPLE_IP, 0, 0, 0, 0, false);
+	w.n = 0;
+	p32(&w, 5); p32(&w, 6); pbytes(&w, "sh\0\0\0\0\0\0", 8);
+	for (uint32_t len = 0; len < 8; len++) {
+		b = span_of(&w, len, len / 2);
+		rec = record(RP_RECORD_COMM, 0, b);
+		memset(&e, 0xee, sizeof e);
+		assert_int_equal(rp_record_parse(&N, &rec, &e), RP_E_BODY_SHORT);
+		span_free(b);
+	}
+	b = span_of(&w, w.n, 4);
+	rec = record(RP_RECORD_COMM, 0, b);
+	assert_int_equal(rp_record_parse(&N, &rec, &e), RP_OK);
+	assert_int_equal(e.comm.pid, 5);
+	assert_false(e.has_sample_id);
+	span_free(b);
+	/* PERF_RECORD_READ, not a group: one value, no entries view */
+	w.n = 0;
+	p32(&w, 5); p32(&w, 6); p64(&w, 777);
+	b = span_of(&w, w.n, 4);
+	rec = record(RP_RECORD_READ, 0, b);
+	memset(&e, 0xee, sizeof e);
+	assert_int_equal(rp_record_parse(&N, &rec, &e), RP_OK);
+	assert_int_equal(e.read.pid, 5);
+	assert_int_equal(e.read.values.value, 777);
+	assert_int_equal(e.read.values.nr, 1);
+	assert_empty(e.read.values.entries);
+	span_free(b);
+	/* KSYMBOL: cut inside addr/len/type/flags, before its name string */
+	w.n = 0;
+	p64(&w, 0xffffffffa0000000ull); p32(&w, 0x100); p16(&w, 1); p16(&w, 0);
+	pbytes(&w, "x\0\0\0\0\0\0\0", 8);
+	for (uint32_t len = 0; len < 16; len++) {
+		b = span_of(&w, len, len / 2);
+		rec = record(RP_RECORD_KSYMBOL, 0, b);
+		assert_int_equal(rp_record_parse(&N, &rec, &e), RP_E_BODY_SHORT);
+		span_free(b);
+	}
+}
+
 static void test_status_texts(void **state)
 {
 	(void)state;
@@ -815,13 +1371,22 @@ int main(void)
 		cmocka_unit_test(test_stack_user),
 		cmocka_unit_test(test_raw),
 		cmocka_unit_test(test_branch_stack),
+		cmocka_unit_test(test_absent_parts_read_empty),
+		cmocka_unit_test(test_branch_stack_cut_before_nr),
+		cmocka_unit_test(test_array_count_overflow),
 		cmocka_unit_test(test_regs),
 		cmocka_unit_test(test_mmap),
 		cmocka_unit_test(test_mmap2),
+		cmocka_unit_test(test_take_span_form),
+		cmocka_unit_test(test_regs_cut_before_abi),
+		cmocka_unit_test(test_branch_stack_first_reading_wins),
 		cmocka_unit_test(test_fixed_records),
 		cmocka_unit_test(test_string_records),
 		cmocka_unit_test(test_counted_records),
 		cmocka_unit_test(test_trailer_and_unknown),
+		cmocka_unit_test(test_read_cut_and_absent),
+		cmocka_unit_test(test_read_entry_guards),
+		cmocka_unit_test(test_record_header_fields),
 		cmocka_unit_test(test_status_texts),
 	};
 	return cmocka_run_group_tests_name("parsers", tests, NULL, NULL);

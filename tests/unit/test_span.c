@@ -53,6 +53,38 @@ static void sub_in_first_slice(void **state)
 	free_span(&t);
 }
 
+/* Every (off, len) of the 10 + 6 span: the exact form of rp_span_sub's
+ * result that its contract states (p1 is always the second slice; a view
+ * starting in the second slice is one slice there; one ending in the first
+ * is one slice there; a crossing view is split at the slice end). */
+static void sub_form_every_range(void **state)
+{
+	(void)state;
+	two_slices t = make_span();
+	for (uint32_t off = 0; off <= 16; off++) {
+		for (uint32_t len = 0; off + len <= 16; len++) {
+			rp_span out;
+			memset(&out, CANARY_BYTE, sizeof out);
+			assert_true(rp_span_sub(t.s, off, len, &out));
+			assert_ptr_equal(out.p1, t.b);
+			if (off >= 10) {
+				assert_ptr_equal(out.p0, t.b + (off - 10));
+				assert_int_equal(out.n0, len);
+				assert_int_equal(out.n1, 0);
+			} else if (off + len <= 10) {
+				assert_ptr_equal(out.p0, t.a + off);
+				assert_int_equal(out.n0, len);
+				assert_int_equal(out.n1, 0);
+			} else {
+				assert_ptr_equal(out.p0, t.a + off);
+				assert_int_equal(out.n0, 10 - off);
+				assert_int_equal(out.n1, off + len - 10);
+			}
+		}
+	}
+	free_span(&t);
+}
+
 static void sub_in_second_slice(void **state)
 {
 	(void)state;
@@ -228,6 +260,7 @@ int main(void)
 		cmocka_unit_test(sub_empty_at_end),
 		cmocka_unit_test(sub_out_of_range),
 		cmocka_unit_test(sub_of_sub),
+		cmocka_unit_test(sub_form_every_range),
 		cmocka_unit_test(copy_caps),
 		cmocka_unit_test(values_in_range),
 		cmocka_unit_test(values_out_of_range),

@@ -14,8 +14,8 @@ static rp_record decode_one(const rb_ring *r, uint64_t pos, uint64_t head)
 /* bpf_perf_event_output of n bytes: raw = round_up(n + 4, 8) - 4 (the
  * kernel's perf_prepare_sample), record = 8 + round_up(n + 4, 8), payload at
  * record offset 12, stale padding.  NB: that formula gives 16 bytes for
- * n = 0..4, 24 for 5..12, 32 for 13..20; SPEC.md section 6 says 0-3/4-11/12-19,
- * which contradicts its own formula (n = 4: round_up(8, 8) = 8, record 16). */
+ * n = 0..4, 24 for 5..12, 32 for 13..20 (n = 4: round_up(8, 8) = 8, record 16;
+ * a table of 0-3/4-11/12-19 seen elsewhere contradicts the formula). */
 static void bpf_output_sizes(void **state)
 {
 	(void)state;

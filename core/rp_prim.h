@@ -1,0 +1,206 @@
+/* The primitives every walk and view is built from, proved once here.
+ *
+ * Conventions stated once for the whole core:
+ * - A ring is `size` bytes at `data` with 8 <= size <= 2^32 and size % 8 == 0
+ *   (the kernel's power-of-two rule is the adapters' to check).
+ * - Positions are free-running u64 byte counters; the byte at position p is
+ *   at offset p mod size.  Distances and sums of positions are taken on the
+ *   u64 circle, computed by branches so that no C operation wraps.
+ * - Multi-byte values are composed in host byte order from single-byte
+ *   loads, each through RP_LOAD_U8 (one load per byte: single fetch).  The
+ *   composition is written as a sum of shifted bytes, the form both gcc 12
+ *   and clang 14 merge into one load at -O2 (gcc does not merge `256u * b`).
+ * - A span is a byte sequence that may wrap the ring end: two slices,
+ *   p0[0 .. n0) then p1[0 .. n1).
+ *
+ * Proved: each function's contract below (RTE-free, overflow-free, exact
+ * values).  The proof covers the x86-64 (little-endian) machdep; the
+ * big-endian branch of the loads is compiled, tested on no machine here, and
+ * not proved.
+ */
+#ifndef RP_PRIM_H
+#define RP_PRIM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rp_span {
+	const uint8_t *p0; /* first slice */
+	const uint8_t *p1; /* second slice (the wrapped part); n1 == 0 if none */
+	uint32_t n0;
+	uint32_t n1;
+} rp_span;
+
+/* Every load from ring memory goes through RP_LOAD_U8, so that a test build
+ * can interpose on it (the hostile-producer fuzzer returns fresh bytes on
+ * every load and counts loads per offset).  Real builds read memory. */
+#ifndef RP_LOAD_U8
+#define RP_LOAD_U8(p) (*(p))
+#endif
+
+/* Marks a function of the hot path: the library compiles the walks, spans
+ * and views as one unit, where these are inlined into their callers (no
+ * call per record).  The proofs see ordinary functions: an attribute does
+ * not change what the code means. */
+#if defined(__GNUC__) && !defined(__FRAMAC__)
+#define RP_HOT __attribute__((always_inline)) inline
+#else
+#define RP_HOT
+#endif
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define RP_BIG_ENDIAN 1
+#else
+#define RP_BIG_ENDIAN 0
+#endif
+
+/*@
+  // The largest ring the core accepts, and the u64 circle.
+  logic integer RP_RING_MAX = 4294967296;
+  logic integer RP_U64_MOD = 18446744073709551616;
+
+  predicate rp_ring_size_ok(integer size) =
+    8 <= size <= RP_RING_MAX && size % 8 == 0;
+
+  predicate rp_span_ok(rp_span s) =
+    s.n0 + s.n1 <= 4294967295 &&
+    \valid_read(s.p0 + (0 .. s.n0 - 1)) &&
+    \valid_read(s.p1 + (0 .. s.n1 - 1));
+
+  logic integer rp_span_len(rp_span s) = s.n0 + s.n1;
+
+  logic integer rp_span_at(rp_span s, integer i) =
+    i < s.n0 ? s.p0[i] : s.p1[i - s.n0];
+
+  // Host byte order of the proved target (x86-64: little endian).
+  logic integer rp_le16(integer b0, integer b1) = b0 + 256 * b1;
+  logic integer rp_le32(integer b0, integer b1, integer b2, integer b3) =
+    rp_le16(b0, b1) + 65536 * rp_le16(b2, b3);
+  logic integer rp_le64(integer b0, integer b1, integer b2, integer b3,
+                        integer b4, integer b5, integer b6, integer b7) =
+    rp_le32(b0, b1, b2, b3) + 4294967296 * rp_le32(b4, b5, b6, b7);
+
+  // Bytes from t to h on the u64 circle.
+  logic integer rp_dist(integer h, integer t) =
+    h >= t ? h - t : h - t + RP_U64_MOD;
+
+  // Offset in a ring of `size` bytes of the 8-aligned position p.
+  logic integer rp_off(integer p, integer size) = 8 * ((p / 8) % (size / 8));
+
+  // Where the bytes after an 8-byte header at offset o start.  Written >=,
+  // not ==: an == test inside a logic ?: does not prove with cvc4/cvc5.
+  logic integer rp_body_off(integer o, integer size) = o + 8 >= size ? 0 : o + 8;
+
+  // The len bytes after the 8-byte header at offset o of the ring
+  // (data, rsize), as a span: in the ring, wrapping at most once, never
+  // reaching back into the header.  The one predicate every walk states
+  // about the bodies and payloads it returns.
+  predicate rp_slices_in_ring(uint8_t *data, integer rsize, integer o,
+                              integer len, rp_span b) =
+    b.p0 == data + rp_body_off(o, rsize) &&
+    b.n0 <= rsize - rp_body_off(o, rsize) &&
+    b.p1 == data &&
+    (b.n1 == 0 || b.n0 == rsize - rp_body_off(o, rsize)) &&
+    (b.n1 == 0 || b.n1 <= o) &&
+    b.n0 + b.n1 == len &&
+    rp_span_ok(b);
+*/
+
+/* h - t on the u64 circle. */
+/*@ assigns \nothing;
+    ensures \result == rp_dist(h, t);
+*/
+uint64_t rp_pos_dist(uint64_t h, uint64_t t);
+
+/* t + n on the u64 circle (n at most a ring size). */
+/*@ requires n <= RP_RING_MAX;
+    assigns \nothing;
+    ensures \result == (t + n < RP_U64_MOD ? t + n : t + n - RP_U64_MOD);
+    ensures rp_dist(\result, t) == n;
+*/
+uint64_t rp_pos_add(uint64_t t, uint64_t n);
+
+/* Offset of position pos in a ring of size bytes, rounded down to 8.
+ * Division, not a mask: size need not be a power of two here, and the
+ * provers handle / and % far better than bitwise and. */
+/*@ requires rp_ring_size_ok(size);
+    assigns \nothing;
+    ensures \result == rp_off(pos, size);
+    ensures \result % 8 == 0 && \result + 8 <= size;
+*/
+uint64_t rp_pos_off(uint64_t pos, uint64_t size);
+
+/* Compose bytes into a value in host byte order (b0 is the byte at the
+ * lowest address).  The loads below and the spans' wrapped reads share them. */
+/*@ assigns \nothing;
+    ensures \result == rp_le16(b0, b1);
+*/
+uint16_t rp_bytes_u16(uint8_t b0, uint8_t b1);
+
+/*@ assigns \nothing;
+    ensures \result == rp_le32(b0, b1, b2, b3);
+*/
+uint32_t rp_bytes_u32(uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3);
+
+/*@ assigns \nothing;
+    ensures \result == rp_le64(b0, b1, b2, b3, b4, b5, b6, b7);
+*/
+uint64_t rp_bytes_u64(uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3,
+                      uint8_t b4, uint8_t b5, uint8_t b6, uint8_t b7);
+
+/* Load a value from ring memory: each byte once, through RP_LOAD_U8. */
+/*@ requires \valid_read(p + (0 .. 1));
+    assigns \nothing;
+    ensures \result == rp_le16(p[0], p[1]);
+*/
+uint16_t rp_load_u16(const uint8_t *p);
+
+/*@ requires \valid_read(p + (0 .. 3));
+    assigns \nothing;
+    ensures \result == rp_le32(p[0], p[1], p[2], p[3]);
+*/
+uint32_t rp_load_u32(const uint8_t *p);
+
+/*@ requires \valid_read(p + (0 .. 7));
+    assigns \nothing;
+    ensures \result == rp_le64(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
+*/
+uint64_t rp_load_u64(const uint8_t *p);
+
+/* A perf record header (u32 type, u16 misc, u16 size), read with one
+ * 8-byte load and split in registers. */
+typedef struct rp_header {
+	uint32_t type;
+	uint16_t misc;
+	uint16_t size;
+} rp_header;
+
+/*@ requires \valid_read(p + (0 .. 7));
+    assigns \nothing;
+    ensures \result.type == rp_le32(p[0], p[1], p[2], p[3]);
+    ensures \result.misc == rp_le16(p[4], p[5]);
+    ensures \result.size == rp_le16(p[6], p[7]);
+*/
+rp_header rp_load_header(const uint8_t *p);
+
+/* The len bytes after the 8-byte header at offset off: from off + 8 (0 if
+ * the header ends the ring), wrapping at most once.  len + 8 <= rsize, so
+ * they never reach back into the header. */
+/*@ requires rp_ring_size_ok(rsize);
+    requires off % 8 == 0 && off + 8 <= rsize;
+    requires len + 8 <= rsize;
+    requires \valid_read(data + (0 .. rsize - 1));
+    assigns \nothing;
+    ensures rp_slices_in_ring(data, rsize, off, len, \result);
+*/
+rp_span rp_slices_after(const uint8_t *data, uint64_t rsize, uint64_t off,
+                        uint32_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
