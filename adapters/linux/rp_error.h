@@ -6,9 +6,17 @@
 #ifndef RP_ERROR_H
 #define RP_ERROR_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A constant, thread-safe text for any status or error code: rp_status_text
  * for ringproof codes, the C library's description for -errno, and a generic
  * text for anything else.  Never NULL. */
 const char *rp_strerror(int code);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- attribute builder ------------------------------------------------
  * Each rp_attr_init_* zeroes *attr, sets type/config and attr->size =
  * sizeof(struct perf_event_attr).  The setters change one aspect and may be
@@ -27,7 +31,7 @@ void rp_attr_init_tracepoint_id(struct perf_event_attr *attr, uint64_t id);
 int rp_attr_init_tracepoint(struct perf_event_attr *attr, const char *category,
                             const char *name);
 /* The BPF-output event for bpf_perf_event_output: software BPF_OUTPUT,
- * sample_type RAW, period 1, wakeup after every record (SPEC.md §6). */
+ * sample_type RAW, period 1, wakeup after every record (docs/abi.md). */
 void rp_attr_init_bpf_output(struct perf_event_attr *attr);
 
 /* Sample every `period` events, or `hz` times per second (freq=1).
@@ -111,5 +115,9 @@ int rp_perf_read_group(int fd, uint64_t read_format, rp_count *members,
 /* value scaled for multiplexing: value * enabled / running (value itself if
  * the times were not read; 0 if the counter never ran). */
 uint64_t rp_count_scaled(const rp_count *c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

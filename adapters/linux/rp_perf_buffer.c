@@ -15,6 +15,7 @@ enum { MAX_CPUS = 4096, DEFAULT_PAGES = 8 };
 
 typedef struct cpu_ring {
 	int cpu;
+	int key;     /* map key */
 	int fd;
 	bool in_map; /* map slot written by us */
 	rp_perf_ring ring;
@@ -27,42 +28,51 @@ struct rp_perf_buffer {
 	rp_perf_record_fn fn;
 	rp_perf_sample_fn sample_fn;
 	rp_perf_lost_fn lost_fn;
+	rp_perf_buffer_batch_fn batch_fn;
 	void *ctx;
-	uint64_t malformed;
+	int *left_out;     /* online CPUs without a map entry */
+	uint32_t nleft_out;
 	uint32_t n;
 	cpu_ring rings[];
 };
 
-/* Bridges a ring's rp_record_fn to the set's callbacks. */
+/* Bridges a ring's callback to the set's callbacks. */
 typedef struct drain_ctx {
 	rp_perf_buffer *pb;
-	int cpu;
-	bool stopped; /* a callback asked to stop */
+	cpu_ring *cr;
+	uint64_t calls; /* callbacks made: what the drain returns */
+	bool stopped;   /* a callback returned non-zero */
 } drain_ctx;
 
 static int deliver(drain_ctx *dc, const rp_record *rec)
 {
 	rp_perf_buffer *pb = dc->pb;
+	const int cpu = dc->cr->cpu;
 
-	if (pb->fn)
-		return pb->fn(pb->ctx, dc->cpu, rec);
+	if (pb->fn) {
+		dc->calls++;
+		return pb->fn(pb->ctx, cpu, rec);
+	}
 	if (rec->type == RP_RECORD_SAMPLE) {
 		rp_bpf_output out;
-		if (rp_bpf_output_view(rec, &out) != RP_OK) {
-			pb->malformed++;
+		if (rp_bpf_output_view(rec, &out) != RP_OK)
+			goto malformed;
+		if (!pb->sample_fn)
 			return 0;
-		}
-		return pb->sample_fn ? pb->sample_fn(pb->ctx, dc->cpu, &out) : 0;
+		dc->calls++;
+		return pb->sample_fn(pb->ctx, cpu, &out);
 	}
 	if (rec->type == RP_RECORD_LOST) {
 		rp_lost l;
-		if (rp_lost_view(rec, &l) != RP_OK) {
-			pb->malformed++;
+		if (rp_lost_view(rec, &l) != RP_OK)
+			goto malformed;
+		if (!pb->lost_fn)
 			return 0;
-		}
-		return pb->lost_fn ? pb->lost_fn(pb->ctx, dc->cpu, l.lost) : 0;
+		dc->calls++;
+		return pb->lost_fn(pb->ctx, cpu, l.lost);
 	}
-	pb->malformed++;
+malformed:
+	dc->cr->ring.stats.malformed++;
 	return 0;
 }
 
@@ -71,6 +81,17 @@ static int on_record(void *p, const rp_record *rec)
 	drain_ctx *dc = p;
 	int r = deliver(dc, rec);
 
+	if (r)
+		dc->stopped = true;
+	return r;
+}
+
+static int on_batch(void *p, const rp_record *recs, uint32_t n)
+{
+	drain_ctx *dc = p;
+	int r = dc->pb->batch_fn(dc->pb->ctx, dc->cr->cpu, recs, n);
+
+	dc->calls += n;
 	if (r)
 		dc->stopped = true;
 	return r;
@@ -95,24 +116,20 @@ static int check_map(int map_fd, uint32_t *max_entries)
 	return 0;
 }
 
-static int open_cpu(rp_perf_buffer *pb, cpu_ring *cr, const rp_perf_buffer_opts *o)
+static int open_cpu(rp_perf_buffer *pb, cpu_ring *cr, const struct perf_event_attr *a,
+                    uint32_t data_pages, unsigned flags)
 {
-	struct perf_event_attr attr;
-	uint32_t key = (uint32_t)cr->cpu;
+	struct perf_event_attr attr = *a;
+	uint32_t key = (uint32_t)cr->key;
 	uint32_t value;
 	struct epoll_event ev;
 	int err;
 
-	rp_attr_init_bpf_output(&attr);
-	if (o->wakeup_bytes)
-		rp_attr_set_wakeup_bytes(&attr, o->wakeup_bytes);
-	else
-		rp_attr_set_wakeup_events(&attr, o->wakeup_events ? o->wakeup_events : 1);
 	err = rp_perf_open(&attr, -1, cr->cpu, -1, 0, &cr->fd, NULL);
 	if (err)
 		return err;
-	err = rp_perf_ring_map(&cr->ring, cr->fd, o->data_pages ? o->data_pages : DEFAULT_PAGES,
-	                       o->ring_flags & RP_RING_STRICT);
+	err = rp_perf_ring_map(&cr->ring, cr->fd, data_pages ? data_pages : DEFAULT_PAGES,
+	                       flags);
 	if (err)
 		return err;
 	memset(&ev, 0, sizeof(ev));
@@ -139,7 +156,7 @@ void rp_perf_buffer_free(rp_perf_buffer *pb)
 		if (cr->fd >= 0)
 			rp_perf_disable(cr->fd, false);
 		if (cr->in_map) {
-			uint32_t key = (uint32_t)cr->cpu;
+			uint32_t key = (uint32_t)cr->key;
 			bpf_map_delete_elem(pb->map_fd, &key);
 		}
 		rp_perf_ring_unmap(&cr->ring);
@@ -150,70 +167,105 @@ void rp_perf_buffer_free(rp_perf_buffer *pb)
 		close(pb->epoll_fd);
 	if (pb->own_map_fd && pb->map_fd >= 0)
 		close(pb->map_fd);
+	free(pb->left_out);
 	free(pb);
 }
 
-static int buffer_new(int map_fd, bool own_map_fd, const rp_perf_buffer_opts *opts,
-                      rp_perf_record_fn fn, rp_perf_sample_fn sample,
-                      rp_perf_lost_fn lost, void *ctx, rp_perf_buffer **out)
+/* Callbacks of a new set: exactly one kind is set. */
+typedef struct buffer_fns {
+	rp_perf_record_fn fn;
+	rp_perf_sample_fn sample;
+	rp_perf_lost_fn lost;
+	rp_perf_buffer_batch_fn batch;
+	void *ctx;
+} buffer_fns;
+
+/* The CPUs and keys of a new set. */
+typedef struct buffer_cpus {
+	uint32_t n;
+	const int *cpus;
+	const int *keys; /* NULL: key = cpu */
+} buffer_cpus;
+
+static int buffer_new(int map_fd, bool own_map_fd, const struct perf_event_attr *attr,
+                      uint32_t data_pages, unsigned flags, const buffer_cpus *want,
+                      const buffer_fns *fns, rp_perf_buffer **out)
 {
-	rp_perf_buffer_opts o = { 0 };
-	int *cpus = NULL;
-	uint32_t ncpu = 0, max_entries = 0, i;
+	int *online = NULL;
+	uint32_t nonline = 0, max_entries = 0, nfit = 0, i;
 	rp_perf_buffer *pb = NULL;
 	int err;
 
 	if (out)
 		*out = NULL;
-	if (opts)
-		o = *opts;
-	if (!out || map_fd < 0 || (o.data_pages & (o.data_pages - 1)) ||
-	    (o.ring_flags & RP_RING_OVERWRITE)) {
-		err = map_fd < 0 ? -EBADF : -EINVAL;
+	if (!out || (flags & ~(unsigned)RP_PERF_BUFFER_FLAGS)) {
+		err = -EINVAL;
+		goto fail_map;
+	}
+	if (map_fd < 0) {
+		err = -EBADF;
+		goto fail_map;
+	}
+	if (data_pages & (data_pages - 1)) {
+		err = RP_E_PAGE_COUNT;
 		goto fail_map;
 	}
 	err = check_map(map_fd, &max_entries);
 	if (err)
 		goto fail_map;
-	cpus = malloc(MAX_CPUS * sizeof(int));
-	if (!cpus) {
-		err = -ENOMEM;
-		goto fail_map;
-	}
-	err = rp_online_cpus(cpus, MAX_CPUS, &ncpu);
-	if (err)
-		goto fail_map;
-	for (i = 0; i < ncpu; i++) {
-		if ((uint32_t)cpus[i] >= max_entries) {
-			err = RP_E_MAP_SMALL;
+	if (!want->n) {
+		online = malloc(MAX_CPUS * sizeof(int));
+		if (!online) {
+			err = -ENOMEM;
 			goto fail_map;
 		}
+		err = rp_online_cpus(online, MAX_CPUS, &nonline);
+		if (err)
+			goto fail_map;
 	}
-	pb = calloc(1, sizeof(*pb) + ncpu * sizeof(cpu_ring));
-	if (!pb) {
+	const uint32_t ncand = want->n ? want->n : nonline;
+	pb = calloc(1, sizeof(*pb) + ncand * sizeof(cpu_ring));
+	if (!pb || !(pb->left_out = calloc(ncand, sizeof(int)))) {
+		free(pb);
+		pb = NULL;
 		err = -ENOMEM;
 		goto fail_map;
 	}
 	pb->map_fd = map_fd;
 	pb->own_map_fd = own_map_fd;
-	pb->fn = fn;
-	pb->sample_fn = sample;
-	pb->lost_fn = lost;
-	pb->ctx = ctx;
-	pb->n = ncpu;
-	for (i = 0; i < ncpu; i++) {
-		pb->rings[i].cpu = cpus[i];
-		pb->rings[i].fd = -1;
+	pb->fn = fns->fn;
+	pb->sample_fn = fns->sample;
+	pb->lost_fn = fns->lost;
+	pb->batch_fn = fns->batch;
+	pb->ctx = fns->ctx;
+	pb->epoll_fd = -1;
+	for (i = 0; i < ncand; i++) {
+		const int cpu = want->n ? want->cpus[i] : online[i];
+		const int key = want->n && want->keys ? want->keys[i] : cpu;
+		if (key < 0 || (uint32_t)key >= max_entries) {
+			/* as libbpf: a CPU without a map slot is left out */
+			pb->left_out[pb->nleft_out++] = cpu;
+			continue;
+		}
+		pb->rings[nfit].cpu = cpu;
+		pb->rings[nfit].key = key;
+		pb->rings[nfit].fd = -1;
+		nfit++;
 	}
-	free(cpus);
-	cpus = NULL;
+	pb->n = nfit;
+	free(online);
+	online = NULL;
+	if (nfit == 0) {
+		err = RP_E_MAP_SMALL;
+		goto fail;
+	}
 	pb->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (pb->epoll_fd < 0) {
 		err = -errno;
 		goto fail;
 	}
-	for (i = 0; i < ncpu; i++) {
-		err = open_cpu(pb, &pb->rings[i], &o);
+	for (i = 0; i < nfit; i++) {
+		err = open_cpu(pb, &pb->rings[i], attr, data_pages, flags);
 		if (err)
 			goto fail;
 	}
@@ -223,34 +275,76 @@ fail:
 	rp_perf_buffer_free(pb); /* closes an owned map fd too */
 	return err;
 fail_map:
-	free(cpus);
+	free(online);
 	if (own_map_fd && map_fd >= 0)
 		close(map_fd);
 	return err;
 }
 
+/* The BPF-output attr of the convenience constructors. */
+static void output_attr(struct perf_event_attr *attr, const rp_perf_buffer_opts *o)
+{
+	rp_attr_init_bpf_output(attr);
+	if (o->wakeup_bytes)
+		rp_attr_set_wakeup_bytes(attr, o->wakeup_bytes);
+	else
+		rp_attr_set_wakeup_events(attr, o->wakeup_events ? o->wakeup_events : 1);
+}
+
+static int output_new(int map_fd, bool own_map_fd, const rp_perf_buffer_opts *opts,
+                      const buffer_fns *fns, rp_perf_buffer **out)
+{
+	rp_perf_buffer_opts o = { 0 };
+	struct perf_event_attr attr;
+	const buffer_cpus all = { 0, NULL, NULL };
+
+	if (opts)
+		o = *opts;
+	output_attr(&attr, &o);
+	return buffer_new(map_fd, own_map_fd, &attr, o.data_pages, o.ring_flags, &all, fns, out);
+}
+
 int rp_perf_buffer_new(int map_fd, const rp_perf_buffer_opts *opts,
                        rp_perf_record_fn fn, void *ctx, rp_perf_buffer **out)
 {
+	const buffer_fns fns = { fn, NULL, NULL, NULL, ctx };
+
 	if (!fn) {
 		if (out)
 			*out = NULL;
 		return -EINVAL;
 	}
-	return buffer_new(map_fd, false, opts, fn, NULL, NULL, ctx, out);
+	return output_new(map_fd, false, opts, &fns, out);
 }
 
 int rp_perf_buffer_new_payload(int map_fd, const rp_perf_buffer_opts *opts,
                                rp_perf_sample_fn sample, rp_perf_lost_fn lost,
                                void *ctx, rp_perf_buffer **out)
 {
-	return buffer_new(map_fd, false, opts, NULL, sample, lost, ctx, out);
+	const buffer_fns fns = { NULL, sample, lost, NULL, ctx };
+
+	return output_new(map_fd, false, opts, &fns, out);
+}
+
+int rp_perf_buffer_new_batch(int map_fd, const rp_perf_buffer_opts *opts,
+                             rp_perf_buffer_batch_fn fn, void *ctx,
+                             rp_perf_buffer **out)
+{
+	const buffer_fns fns = { NULL, NULL, NULL, fn, ctx };
+
+	if (!fn) {
+		if (out)
+			*out = NULL;
+		return -EINVAL;
+	}
+	return output_new(map_fd, false, opts, &fns, out);
 }
 
 int rp_perf_buffer_new_pinned(const char *path, const rp_perf_buffer_opts *opts,
                               rp_perf_record_fn fn, void *ctx,
                               rp_perf_buffer **out)
 {
+	const buffer_fns fns = { fn, NULL, NULL, NULL, ctx };
 	int fd;
 
 	if (out)
@@ -260,65 +354,132 @@ int rp_perf_buffer_new_pinned(const char *path, const rp_perf_buffer_opts *opts,
 	fd = bpf_obj_get(path);
 	if (fd < 0)
 		return fd; /* libbpf 1.x: -errno */
-	return buffer_new(fd, true, opts, fn, NULL, NULL, ctx, out);
+	return output_new(fd, true, opts, &fns, out);
 }
 
-static int consume_ring(rp_perf_buffer *pb, uint32_t idx, bool *stopped)
+int rp_perf_buffer_new_raw(int map_fd, const struct perf_event_attr *attr,
+                           const rp_perf_buffer_raw_opts *opts,
+                           rp_perf_record_fn fn, void *ctx, rp_perf_buffer **out)
 {
-	drain_ctx dc = { pb, pb->rings[idx].cpu, false };
-	int r = rp_perf_ring_drain(&pb->rings[idx].ring, on_record, &dc, 0);
+	const buffer_fns fns = { fn, NULL, NULL, NULL, ctx };
+	rp_perf_buffer_raw_opts o = { 0 };
+	struct perf_event_attr a;
 
-	*stopped = dc.stopped;
-	return r;
+	if (out)
+		*out = NULL;
+	if (opts)
+		o = *opts;
+	if (!attr || !fn || (o.cpu_cnt && !o.cpus))
+		return -EINVAL;
+	a = *attr;
+	if (a.size == 0)
+		a.size = sizeof(a);
+	const buffer_cpus want = { o.cpu_cnt, o.cpus, o.map_keys };
+	return buffer_new(map_fd, false, &a, o.data_pages, o.ring_flags, &want, &fns, out);
+}
+
+static int clamp_count(uint64_t n)
+{
+	return n > INT32_MAX ? INT32_MAX : (int)n;
+}
+
+/* Drain ring idx; *dc receives the callbacks made and whether one stopped. */
+static int consume_ring(rp_perf_buffer *pb, uint32_t idx, drain_ctx *dc)
+{
+	cpu_ring *cr = &pb->rings[idx];
+
+	dc->pb = pb;
+	dc->cr = cr;
+	dc->calls = 0;
+	dc->stopped = false;
+	if (pb->batch_fn)
+		return rp_perf_ring_drain_batch(&cr->ring, on_batch, dc, 0);
+	return rp_perf_ring_drain(&cr->ring, on_record, dc, 0);
+}
+
+/* Drain the rings idx[0 .. n-1] (all rings if idx is NULL). */
+static int consume_rings(rp_perf_buffer *pb, const struct epoll_event *evs, uint32_t n)
+{
+	uint64_t total = 0;
+	int first_err = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		const uint32_t idx = evs ? evs[i].data.u32 : i;
+		drain_ctx dc;
+		int r;
+
+		if (idx >= pb->n)
+			continue;
+		r = consume_ring(pb, idx, &dc);
+		total += dc.calls;
+		if (r < 0 && r == pb->rings[idx].ring.error) {
+			if (!first_err)
+				first_err = r; /* this ring is stopped; the others go on */
+			continue;
+		}
+		if (r < 0)
+			return r; /* a callback's error */
+		if (dc.stopped)
+			break;
+	}
+	return first_err ? first_err : clamp_count(total);
 }
 
 int rp_perf_buffer_consume_ring(rp_perf_buffer *pb, uint32_t idx)
 {
-	bool stopped;
+	drain_ctx dc;
+	int r;
 
 	if (!pb || idx >= pb->n)
 		return -EINVAL;
-	return consume_ring(pb, idx, &stopped);
+	r = consume_ring(pb, idx, &dc);
+	return r < 0 ? r : clamp_count(dc.calls);
 }
 
 int rp_perf_buffer_consume(rp_perf_buffer *pb)
 {
-	int total = 0;
-	bool stopped = false;
-	uint32_t i;
-
 	if (!pb)
 		return -EINVAL;
-	for (i = 0; i < pb->n && !stopped; i++) {
-		int r = consume_ring(pb, i, &stopped);
-		if (r < 0)
-			return r;
-		total += r;
-	}
-	return total;
+	return consume_rings(pb, NULL, pb->n);
 }
 
 int rp_perf_buffer_poll(rp_perf_buffer *pb, int timeout_ms)
 {
 	struct epoll_event evs[64];
-	int n, i, total = 0;
-	bool stopped = false;
+	int n;
 
 	if (!pb)
 		return -EINVAL;
 	n = epoll_wait(pb->epoll_fd, evs, 64, timeout_ms);
 	if (n < 0)
 		return -errno;
-	for (i = 0; i < n && !stopped; i++) {
-		int r;
-		if (evs[i].data.u32 >= pb->n)
-			continue;
-		r = consume_ring(pb, evs[i].data.u32, &stopped);
-		if (r < 0)
-			return r;
-		total += r;
-	}
-	return total;
+	return consume_rings(pb, evs, (uint32_t)n);
+}
+
+int rp_perf_buffer_ring_error(const rp_perf_buffer *pb, uint32_t idx)
+{
+	if (!pb || idx >= pb->n)
+		return -EINVAL;
+	return pb->rings[idx].ring.error;
+}
+
+int rp_perf_buffer_resync_ring(rp_perf_buffer *pb, uint32_t idx)
+{
+	if (!pb || idx >= pb->n)
+		return -EINVAL;
+	return rp_perf_ring_resync(&pb->rings[idx].ring);
+}
+
+uint32_t rp_perf_buffer_left_out(const rp_perf_buffer *pb, int *ids, uint32_t max)
+{
+	uint32_t i;
+
+	if (!pb)
+		return 0;
+	for (i = 0; ids && i < max && i < pb->nleft_out; i++)
+		ids[i] = pb->left_out[i];
+	return pb->nleft_out;
 }
 
 int rp_perf_buffer_epoll_fd(const rp_perf_buffer *pb)
@@ -365,7 +526,7 @@ int rp_perf_buffer_ring_fd(const rp_perf_buffer *pb, uint32_t idx)
 	return pb && idx < pb->n ? pb->rings[idx].fd : -1;
 }
 
-int rp_perf_buffer_stats(const rp_perf_buffer *pb, int cpu, rp_ring_stats *out)
+int rp_perf_buffer_stats(const rp_perf_buffer *pb, int cpu, rp_perf_stats *out)
 {
 	uint32_t i;
 
@@ -382,5 +543,10 @@ int rp_perf_buffer_stats(const rp_perf_buffer *pb, int cpu, rp_ring_stats *out)
 
 uint64_t rp_perf_buffer_malformed(const rp_perf_buffer *pb)
 {
-	return pb ? pb->malformed : 0;
+	uint64_t sum = 0;
+	uint32_t i;
+
+	for (i = 0; pb && i < pb->n; i++)
+		sum += pb->rings[i].ring.stats.malformed;
+	return sum;
 }

@@ -9,8 +9,6 @@
 #include "rp_perf_ring.h"
 #include "rp_views.h"
 
-enum { DRAIN_BATCH = 64 };
-
 static bool is_pow2_u64(uint64_t v)
 {
 	return v && !(v & (v - 1));
@@ -35,14 +33,18 @@ int rp_perf_ring_map(rp_perf_ring *ring, int fd, uint32_t data_pages,
 		return -EINVAL;
 	memset(ring, 0, sizeof(*ring));
 	ring->fd = -1;
+	if (flags & ~(unsigned)RP_PERF_RING_FLAGS)
+		return -EINVAL;
 	if (!is_pow2_u64(data_pages))
 		return RP_E_PAGE_COUNT;
+	if (fd < 0)
+		return -EBADF;
 	if (page <= 0)
 		return -EINVAL;
 	if ((uint64_t)data_pages * (uint64_t)page > (1ull << 32))
 		return RP_E_PAGE_COUNT; /* the core handles rings up to 4 GiB */
 	len = (size_t)(1 + (uint64_t)data_pages) * (size_t)page;
-	prot = PROT_READ | ((flags & RP_RING_OVERWRITE) ? 0 : PROT_WRITE);
+	prot = PROT_READ | ((flags & RP_PERF_OVERWRITE) ? 0 : PROT_WRITE);
 	base = mmap(NULL, len, prot, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED)
 		return -errno;
@@ -51,7 +53,7 @@ int rp_perf_ring_map(rp_perf_ring *ring, int fd, uint32_t data_pages,
 	off = pg->data_offset;
 	size = pg->data_size;
 	if (off == 0 && size == 0) {
-		/* very old kernels: one control page, then the data (SPEC.md §8) */
+		/* very old kernels: one control page, then the data (docs/abi.md) */
 		off = (uint64_t)page;
 		size = len - (size_t)page;
 	}
@@ -66,7 +68,9 @@ int rp_perf_ring_map(rp_perf_ring *ring, int fd, uint32_t data_pages,
 	ring->map_len = len;
 	ring->data.data = (const uint8_t *)base + off;
 	ring->data.size = size;
-	ring->tail = __atomic_load_n(&pg->data_tail, __ATOMIC_ACQUIRE);
+	/* A tail left misaligned by an earlier consumer is rounded down to the
+	 * record grid: the core refuses to walk from a misaligned position. */
+	ring->tail = __atomic_load_n(&pg->data_tail, __ATOMIC_ACQUIRE) & ~(uint64_t)7;
 	return 0;
 }
 
@@ -96,100 +100,199 @@ void rp_perf_ring_commit(rp_perf_ring *ring)
 	__atomic_store_n(&ctl(ring)->data_tail, ring->tail, __ATOMIC_RELEASE);
 }
 
-void rp_ring_stats_add(rp_ring_stats *stats, const rp_record *rec)
+static void sat_add(uint64_t *c, uint64_t v)
 {
-	stats->records++;
-	stats->bytes += rec->size;
-	if (rec->type == RP_RECORD_LOST) {
-		rp_lost l;
-		if (rp_lost_view(rec, &l) == RP_OK) {
-			stats->lost += l.lost;
-			stats->lost_records++;
+	*c = *c + v < *c ? UINT64_MAX : *c + v;
+}
+
+void rp_perf_stats_add(rp_perf_stats *stats, const rp_record *recs, uint32_t n)
+{
+	uint64_t bytes = 0;
+	uint32_t k;
+
+	for (k = 0; k < n; k++) {
+		bytes += recs[k].size;
+		if (recs[k].type == RP_RECORD_LOST) {
+			rp_lost l;
+			if (rp_lost_view(&recs[k], &l) == RP_OK) {
+				sat_add(&stats->lost, l.lost);
+				stats->lost_records++;
+			}
 		}
+	}
+	stats->records += n;
+	sat_add(&stats->record_bytes, bytes);
+	sat_add(&stats->payload_bytes, bytes - 8u * (uint64_t)n);
+}
+
+/* data_head is what the kernel can have written: 8-aligned and at most the
+ * ring size ahead of tail (u64 distance, so a head behind tail fails too;
+ * the kernel never writes past the data_tail we publish). */
+static bool head_sane(const rp_perf_ring *ring, uint64_t head)
+{
+	return (head & 7) == 0 && head - ring->tail <= ring->data.size;
+}
+
+/* Default policy at a corruption seen with this head: skip to a sane head,
+ * keep the tail at an insane one (the kernel republishes data_head with its
+ * next record). */
+static void resync(rp_perf_ring *ring, uint64_t head)
+{
+	if (head_sane(ring, head)) {
+		sat_add(&ring->stats.resynced_bytes, head - ring->tail);
+		ring->tail = head;
+		ring->bad_head_seen = 0;
+	} else {
+		ring->bad_head = head;
+		ring->bad_head_seen = 1;
 	}
 }
 
-/* The core stopped at ring->tail with a corruption status st: count it and,
- * unless strict, skip everything up to head.  Returns what the drain
- * should return for it (0 = carry on). */
+/* The core stopped at ring->tail with a corruption status st.  Returns what
+ * the drain should return for it (0 = carry on, counted). */
 static int corrupt(rp_perf_ring *ring, uint64_t head, int st)
 {
 	ring->stats.corrupt++;
 	ring->stats.last_error = st;
-	if (ring->flags & RP_RING_STRICT)
-		return st;
-	ring->stats.resynced_bytes += head - ring->tail;
-	ring->tail = head;
+	if (ring->flags & RP_STRICT)
+		return st; /* the caller stops the ring once the walk reached it */
+	resync(ring, head);
 	return 0;
+}
+
+int rp_perf_ring_resync(rp_perf_ring *ring)
+{
+	if (!ring || !ring->base || (ring->flags & RP_PERF_OVERWRITE))
+		return -EINVAL;
+	const uint64_t head = rp_perf_ring_head(ring);
+	resync(ring, head);
+	if (ring->bad_head_seen && (head & 7) == 0) {
+		/* asked explicitly: take an aligned head even if it is far from
+		 * tail (a tail that fell behind by more than the ring) */
+		sat_add(&ring->stats.resynced_bytes, head - ring->tail);
+		ring->tail = head;
+		ring->bad_head_seen = 0;
+	}
+	ring->error = 0;
+	rp_perf_ring_commit(ring);
+	return 0;
+}
+
+/* Load data_head for a walk; false if there is nothing to walk: the ring
+ * is stopped (strict) or data_head still holds the bad value already
+ * counted. */
+static bool load_head(rp_perf_ring *ring, uint64_t *head)
+{
+	*head = rp_perf_ring_head(ring);
+	if (ring->bad_head_seen) {
+		if (*head == ring->bad_head)
+			return false;
+		ring->bad_head_seen = 0;
+	}
+	return true;
+}
+
+/* One batch at ring->tail: up to want records into recs.  Returns 1 if the
+ * walk may go on after them, 0 if it ended (caught up or resynced), or a
+ * negative strict status (after the *count good records). */
+static int next_batch(rp_perf_ring *ring, uint64_t head, rp_record *recs,
+                      uint32_t want, uint32_t *count)
+{
+	rp_status st;
+
+	*count = 0;
+	st = rp_ring_drain(&ring->data, head, &ring->tail, recs, want, count);
+	if (st >= 0)
+		return st == RP_MORE;
+	return corrupt(ring, head, st);
 }
 
 int rp_perf_ring_peek(rp_perf_ring *ring, rp_record *recs, uint32_t max)
 {
 	uint64_t head;
-	uint32_t count = 0, k;
-	rp_status st;
+	uint32_t count = 0;
+	int r;
 
-	if (!ring || !ring->base || (ring->flags & RP_RING_OVERWRITE) || (max && !recs))
+	if (!ring || !ring->base || (ring->flags & RP_PERF_OVERWRITE) || (max && !recs))
 		return -EINVAL;
-	if (max == 0)
+	if (ring->error)
+		return ring->error;
+	if (max == 0 || !load_head(ring, &head))
 		return 0;
-	head = rp_perf_ring_head(ring);
-	st = rp_ring_drain(&ring->data, head, &ring->tail, recs, max, &count);
-	for (k = 0; k < count; k++)
-		rp_ring_stats_add(&ring->stats, &recs[k]);
-	if (st < 0) {
-		int r = corrupt(ring, head, st);
-		if (r)
-			return r;
-	}
-	return (int)count;
+	r = next_batch(ring, head, recs, max, &count);
+	rp_perf_stats_add(&ring->stats, recs, count);
+	if (r < 0)
+		ring->error = r;
+	return r < 0 ? r : (int)count;
 }
 
-int rp_perf_ring_drain(rp_perf_ring *ring, rp_record_fn fn, void *ctx,
-                       uint32_t max_records)
+static int clamp_count(uint64_t n)
 {
-	rp_record batch[DRAIN_BATCH];
-	uint64_t head;
-	uint64_t delivered = 0;
-	int result = 0;
-	bool stop = false;
+	return n > 0x7fffffff ? 0x7fffffff : (int)n;
+}
 
-	if (!ring || !ring->base || !fn || (ring->flags & RP_RING_OVERWRITE))
+/* Shared by the per-record and the per-batch drain: exactly one of fn and
+ * bfn is set. */
+static int drain(rp_perf_ring *ring, rp_perf_ring_fn fn, rp_perf_batch_fn bfn,
+                 void *ctx, uint32_t max_records)
+{
+	rp_record batch[RP_PERF_BATCH];
+	uint64_t head, delivered = 0;
+	int result = 0, more = 1;
+
+	if (!ring || !ring->base || (!fn && !bfn) || (ring->flags & RP_PERF_OVERWRITE))
 		return -EINVAL;
-	head = rp_perf_ring_head(ring);
-	while (!stop) {
-		uint32_t want = DRAIN_BATCH, count = 0, k;
-		uint64_t start = ring->tail;
-		rp_status st;
+	if (ring->error)
+		return ring->error;
+	if (!load_head(ring, &head))
+		return 0;
+	while (more > 0) {
+		uint32_t want = RP_PERF_BATCH, count = 0, used, k;
+		int r = 0;
 
 		if (max_records && max_records - delivered < want)
 			want = (uint32_t)(max_records - delivered);
-		st = rp_ring_drain(&ring->data, head, &ring->tail, batch, want, &count);
-		for (k = 0; k < count; k++) {
-			int r;
-			rp_ring_stats_add(&ring->stats, &batch[k]);
-			delivered++;
-			r = fn(ctx, &batch[k]);
-			if (r) {
-				/* consumed up to and including this record */
-				ring->tail = batch[k].pos + batch[k].size;
-				stop = true;
-				break;
-			}
+		more = next_batch(ring, head, batch, want, &count);
+		used = count;
+		if (count && bfn) {
+			r = bfn(ctx, batch, count);
+		} else {
+			for (k = 0; k < count && !r; k++)
+				r = fn(ctx, &batch[k]);
+			used = k;
 		}
-		if (stop)
-			break;
-		if (st < 0) {
-			result = corrupt(ring, head, st);
+		if (used < count) {
+			/* consumed up to and including the stopping record; the
+			 * rest (and any corruption after it) is seen again */
+			ring->tail = batch[used - 1].pos + batch[used - 1].size;
+			ring->bad_head_seen = 0;
+		}
+		rp_perf_stats_add(&ring->stats, batch, used);
+		delivered += used;
+		if (r) {
+			result = r < 0 ? r : 0;
 			break;
 		}
-		if (st == RP_EMPTY || ring->tail == start)
+		if (more < 0) {
+			ring->error = more;
+			result = more;
 			break;
+		}
 		if (max_records && delivered >= max_records)
 			break;
 	}
 	rp_perf_ring_commit(ring);
-	if (result)
-		return result;
-	return delivered > 0x7fffffff ? 0x7fffffff : (int)delivered;
+	return result ? result : clamp_count(delivered);
+}
+
+int rp_perf_ring_drain(rp_perf_ring *ring, rp_perf_ring_fn fn, void *ctx,
+                       uint32_t max_records)
+{
+	return drain(ring, fn, NULL, ctx, max_records);
+}
+
+int rp_perf_ring_drain_batch(rp_perf_ring *ring, rp_perf_batch_fn fn, void *ctx,
+                             uint32_t max_records)
+{
+	return drain(ring, NULL, fn, ctx, max_records);
 }

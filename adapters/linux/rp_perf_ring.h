@@ -2,10 +2,10 @@
  *
  * Forward rings are mapped read-write (the kernel then honours data_tail and
  * drops what does not fit, reporting LOST later).  Overwrite rings
- * (RP_RING_OVERWRITE) are mapped read-only; they are walked by the backward
+ * (RP_PERF_OVERWRITE) are mapped read-only; they are walked by the backward
  * adapter, not by rp_perf_ring_drain.
  *
- * Drain protocol (SPEC.md §1): acquire-load data_head once, decode
+ * Drain protocol (docs/abi.md): acquire-load data_head once, decode
  * [tail, head) with rp_ring_drain in stack batches, hand each record to the
  * caller, then release-store data_tail once, after the caller is done with
  * the borrowed bytes.  A record's body points into the mapping and is valid
@@ -17,40 +17,51 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rp_adapter.h"
 #include "rp_ring.h"
 
-enum rp_ring_flags {
-	RP_RING_OVERWRITE = 1u << 0, /* map PROT_READ only: kernel overwrites */
-	RP_RING_STRICT = 1u << 1,    /* stop on a corrupt ring instead of resyncing */
-};
+#ifdef __cplusplus
+extern "C" {
+#endif
 
-/* What a ring has seen, cumulative since it was mapped. */
-typedef struct rp_ring_stats {
+
+/* What a ring has seen, cumulative since it was mapped.  Shared by every
+ * perf adapter (forward, backward, overwrite rings and perf buffer sets) and
+ * filled by rp_perf_stats_add only.  Counters saturate instead of wrapping. */
+typedef struct rp_perf_stats {
 	uint64_t records;        /* records handed to the caller (all types) */
-	uint64_t bytes;          /* their total size, headers included */
+	uint64_t record_bytes;   /* bytes those records occupy, headers included */
+	uint64_t payload_bytes;  /* bytes after their headers (record_bytes - 8 * records) */
 	uint64_t lost;           /* sum of PERF_RECORD_LOST counts */
 	uint64_t lost_records;   /* number of PERF_RECORD_LOST records */
-	uint64_t corrupt;        /* corrupt-ring events (resynced or, if strict, stopped) */
-	uint64_t resynced_bytes; /* bytes skipped by resynchronising tail to head */
+	uint64_t malformed;      /* of those, records a payload API skipped (neither
+	                            a valid BPF-output sample nor LOST) */
+	uint64_t corrupt;        /* corruption events (each distinct bad state once) */
+	uint64_t resynced_bytes; /* bytes skipped by resynchronising the tail */
 	int last_error;          /* last corruption status (RP_E_*), 0 if none */
-} rp_ring_stats;
+} rp_perf_stats;
 
-/* Count one delivered record in *stats (records, bytes, LOST counts). */
-void rp_ring_stats_add(rp_ring_stats *stats, const rp_record *rec);
+/* Count n delivered records in *stats: records, bytes, LOST counts. */
+void rp_perf_stats_add(rp_perf_stats *stats, const rp_record *recs, uint32_t n);
 
 typedef struct rp_perf_ring {
 	int fd;               /* the event fd; not owned, not closed by unmap */
-	unsigned flags;       /* enum rp_ring_flags */
+	unsigned flags;       /* enum rp_adapter_flags (RP_PERF_RING_FLAGS) */
 	void *base;           /* the mapping: control page then data */
 	size_t map_len;       /* (1 + data pages) * page size */
 	rp_ring data;         /* data area, size = data_size (a power of two) */
 	uint64_t tail;        /* consumer position not yet published */
-	rp_ring_stats stats;
+	uint64_t bad_head;    /* last untrusted data_head seen (if bad_head_seen) */
+	int bad_head_seen;    /* bad_head is valid: the same value is not recounted */
+	int error;            /* strict mode: the RP_E_* status the ring is stopped
+	                         at (0 = healthy); cleared by rp_perf_ring_resync */
+	rp_perf_stats stats;
 } rp_perf_ring;
 
 /* Map fd with 1 + data_pages pages.  data_pages must be a power of two
- * (>= 1): RP_E_PAGE_COUNT otherwise, before any mmap.  After mapping,
- * data_offset/data_size are read from the control page and checked
+ * (>= 1): RP_E_PAGE_COUNT otherwise, before any mmap.  flags: a subset of
+ * RP_PERF_RING_FLAGS, -EINVAL for any other bit; -EBADF for a bad fd.  After
+ * mapping, data_offset/data_size are read from the control page and checked
  * (RP_E_DATA_SIZE unless data_size is a power of two that fits the
  * mapping).  On error *ring is left unmapped (base == NULL). */
 int rp_perf_ring_map(rp_perf_ring *ring, int fd, uint32_t data_pages,
@@ -63,19 +74,53 @@ void rp_perf_ring_unmap(rp_perf_ring *ring);
 uint64_t rp_perf_ring_head(const rp_perf_ring *ring);
 uint64_t rp_perf_ring_tail(const rp_perf_ring *ring);
 
-/* Called for each record; return 0 to continue, non-zero to stop the drain
- * after this record (it counts as consumed).  rec and its body are borrowed:
- * valid only during the call. */
-typedef int (*rp_record_fn)(void *ctx, const rp_record *rec);
+/* Called for each record.  Return 0 to continue; > 0 to stop the drain
+ * after this record (it counts as consumed; the drain returns its count);
+ * < 0 to stop likewise and make the drain return that value (an error of
+ * the caller's, as libbpf's ring_buffer__poll does).  rec and its body are
+ * borrowed: valid only during the call. */
+typedef int (*rp_perf_ring_fn)(void *ctx, const rp_record *rec);
+
+/* Batch delivery: called once per batch with recs[0 .. n - 1] (n >= 1, at
+ * most RP_PERF_BATCH), in ring order.  Return values as rp_perf_ring_fn;
+ * a non-zero return consumes the whole batch.  Borrowed as above: the
+ * array and the bodies are valid only during the call. */
+typedef int (*rp_perf_batch_fn)(void *ctx, const rp_record *recs, uint32_t n);
+
+/* Records decoded per batch: 64 rp_record descriptors (2.5 KiB) stay in L1
+ * next to the headers they describe. */
+#define RP_PERF_BATCH 64u
 
 /* Deliver every record in [tail, head) to fn, then publish the tail once.
- * Returns the number of records delivered (>= 0).  Corrupt ring: by
- * default the status is recorded (stats.corrupt, stats.last_error,
- * stats.resynced_bytes), tail jumps to head and the drain returns normally;
- * with RP_RING_STRICT the records before the corruption are committed and
- * the RP_E_* status is returned.  max_records = 0 means no limit. */
-int rp_perf_ring_drain(rp_perf_ring *ring, rp_record_fn fn, void *ctx,
+ * max_records = 0 means no limit.  Returns the number of records delivered
+ * (>= 0), or a negative code: a callback's negative return, -EINVAL for bad
+ * arguments, or (RP_STRICT) the RP_E_* status of a corrupt ring.
+ *
+ * Corrupt ring, default policy (the core refused the record at tail):
+ *   - data_head trusted only if it is 8-aligned and at most the ring size
+ *     ahead of tail (what the kernel can have written): tail then skips the
+ *     unreadable bytes [tail, head) (stats.resynced_bytes), and the next
+ *     record the kernel writes is delivered;
+ *   - any other data_head (misaligned, more than the ring size ahead, or
+ *     behind tail) is not trusted: tail stays where the last good record
+ *     ended, and the next record the kernel writes (which republishes
+ *     data_head) is delivered.  The same bad value is counted once.
+ * Each corruption counts once in stats.corrupt and sets stats.last_error;
+ * the drain returns the records delivered.
+ * RP_STRICT: the records before the corruption are committed, the ring
+ * stops (ring.error) and every drain returns that status until
+ * rp_perf_ring_resync. */
+int rp_perf_ring_drain(rp_perf_ring *ring, rp_perf_ring_fn fn, void *ctx,
                        uint32_t max_records);
+/* The same, one call per batch of up to RP_PERF_BATCH records. */
+int rp_perf_ring_drain_batch(rp_perf_ring *ring, rp_perf_batch_fn fn, void *ctx,
+                             uint32_t max_records);
+
+/* Resynchronise a ring on request: move tail to the current data_head if
+ * it is 8-aligned (even one more than the ring size ahead: the caller
+ * decided), keep it otherwise (as the default policy), clear ring.error and
+ * publish.  Returns 0, or -EINVAL for a ring that is not mapped forward. */
+int rp_perf_ring_resync(rp_perf_ring *ring);
 
 /* Batch form: decode up to max records starting at the unpublished tail
  * into recs (borrowed), without publishing.  Returns the count (>= 0) or,
@@ -85,5 +130,9 @@ int rp_perf_ring_drain(rp_perf_ring *ring, rp_record_fn fn, void *ctx,
 int rp_perf_ring_peek(rp_perf_ring *ring, rp_record *recs, uint32_t max);
 /* Release-store the consumer position up to everything peeked so far. */
 void rp_perf_ring_commit(rp_perf_ring *ring);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

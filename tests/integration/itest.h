@@ -72,7 +72,7 @@ static inline uint8_t itest_pattern(uint64_t k, uint32_t i)
 {
 	return (uint8_t)(k * 131u + i * 7u + (i >> 8) + 1u);
 }
-/* Raw size the kernel records for an n-byte payload (SPEC.md §6). */
+/* Raw size the kernel records for an n-byte payload (docs/abi.md). */
 static inline uint32_t itest_raw_size(uint32_t n)
 {
 	return ((n + 4u + 7u) & ~7u) - 4u;

@@ -4,13 +4,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <sys/syscall.h>
 
+#include "rp_bpffs.h"
 #include "rp_error.h"
 #include "rp_perf.h"
 #include "rp_perf_buffer.h"
@@ -154,7 +157,7 @@ void test_round_trip(itest *t)
 	total += (uint32_t)err;
 	CHECK(rt->bad == 0, "%s", rt->why);
 	for (uint32_t i = 0; i < rt->ncpu; i++) {
-		rp_ring_stats st;
+		rp_perf_stats st;
 		CHECK(rt->got[i] == rt->nexp[i], "cpu %d: %u of %u delivered", rt->cpus[i],
 		      rt->got[i], rt->nexp[i]);
 		CHECK(rp_perf_buffer_stats(pb, rt->cpus[i], &st) == 0, "stats");
@@ -166,7 +169,7 @@ void test_round_trip(itest *t)
 	CHECK(rt->lost == 0 && src->enospc == 0, "lost %llu", (unsigned long long)rt->lost);
 	CHECK(rt->wrapped > 0, "no payload wrapped the ring end");
 	CHECK(rp_perf_buffer_malformed(pb) == 0, "malformed");
-	CHECK(rp_perf_buffer_stats(pb, 100000, &(rp_ring_stats){ 0 }) == -ENOENT, "stats cpu");
+	CHECK(rp_perf_buffer_stats(pb, 100000, &(rp_perf_stats){ 0 }) == -ENOENT, "stats cpu");
 	snprintf(t->msg, sizeof(t->msg), "%u events on %u CPUs exact, %llu wrapped the ring end",
 	         n, rt->ncpu, (unsigned long long)rt->wrapped);
 out:
@@ -219,7 +222,7 @@ static int on_conserve(void *p, int cpu, const rp_record *rec)
 			return 0;
 		}
 		/* every drop before this sample was reported by the LOSTs since
-		 * the previous sample (SPEC.md §5) */
+		 * the previous sample (docs/abi.md) */
 		if (seq != c->next_seq + c->pending_lost) {
 			if (!c->bad++)
 				snprintf(c->why, sizeof(c->why),
@@ -244,7 +247,7 @@ void test_conservation(itest *t)
 	rp_perf_buffer *pb = NULL;
 	rp_perf_buffer_opts opts = { .data_pages = 1 };
 	conserve c;
-	rp_ring_stats st;
+	rp_perf_stats st;
 	int ids[MAX_CPU_IDS];
 	uint32_t ncpu = 0, runs = itest_quick() ? 20 : 200;
 	int err;
@@ -441,13 +444,42 @@ void test_map_too_small(itest *t)
 		goto out;
 	}
 	CHECK(fd >= 0, "create: %s", rp_strerror(fd));
+	/* as libbpf: the CPUs that fit get a ring, the others are named */
 	err = rp_perf_buffer_new(fd, NULL, never, NULL, &pb);
-	CHECK(err == RP_E_MAP_SMALL, "gave %d (%s)", err, rp_strerror(err));
+	CHECK(err == 0, "gave %d (%s)", err, rp_strerror(err));
+	CHECK(rp_perf_buffer_ring_count(pb) == n - 1, "rings %u of %u cpus",
+	      rp_perf_buffer_ring_count(pb), n);
+	{
+		int left[4] = { -1, -1, -1, -1 };
+		CHECK(rp_perf_buffer_left_out(pb, left, 4) == 1 && left[0] == ids[n - 1],
+		      "left out: %d", left[0]);
+	}
+	rp_perf_buffer_free(pb);
+	pb = NULL;
+	close(fd);
+	/* no CPU fits: a raw set on CPU ids beyond a 1-entry map */
+	fd = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, NULL, 4, 4, 1, NULL);
+	CHECK(fd >= 0, "create");
+	{
+		struct perf_event_attr a;
+		const int cpu = ids[n - 1];
+		rp_perf_buffer_raw_opts ro = { .cpu_cnt = 1, .cpus = &cpu };
+		rp_attr_init_bpf_output(&a);
+		err = rp_perf_buffer_new_raw(fd, &a, &ro, never, NULL, &pb);
+		CHECK(err == RP_E_MAP_SMALL && pb == NULL, "no cpu fits gave %d", err);
+	}
 	close(fd);
 	fd = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, NULL, 4, 4, 64, NULL);
 	CHECK(fd >= 0, "create");
 	err = rp_perf_buffer_new(fd, &bad, never, NULL, &pb);
-	CHECK(err == -EINVAL && pb == NULL, "3 pages gave %d", err);
+	CHECK(err == RP_E_PAGE_COUNT && pb == NULL, "3 pages gave %d", err);
+	bad.data_pages = 0;
+	bad.ring_flags = 1u << 7;
+	err = rp_perf_buffer_new(fd, &bad, never, NULL, &pb);
+	CHECK(err == -EINVAL && pb == NULL, "unknown flag bit gave %d", err);
+	bad.ring_flags = RP_PERF_OVERWRITE;
+	err = rp_perf_buffer_new(fd, &bad, never, NULL, &pb);
+	CHECK(err == -EINVAL && pb == NULL, "overwrite flag on a set gave %d", err);
 	err = rp_perf_buffer_new(fd, NULL, NULL, NULL, &pb);
 	CHECK(err == -EINVAL && pb == NULL, "NULL callback gave %d", err);
 out:
@@ -474,6 +506,10 @@ void test_pinned_poll(itest *t)
 	err = itest_bpf_open(&b);
 	SKIP_IF_REFUSED(err, "bpf");
 	CHECK(err == 0, "load %s", rp_strerror(err));
+	/* a fresh machine has no bpffs mounted: mount it as bpftool does */
+	err = rp_bpffs_ensure(NULL);
+	SKIP_IF_REFUSED(err, "mounting bpffs at " RP_BPFFS_DIR);
+	CHECK(err >= 0, "bpffs at %s: %s", RP_BPFFS_DIR, rp_strerror(err));
 	err = bpf_obj_pin(b.events_fd, path);
 	if (err) {
 		itest_skip(t, "cannot pin in /sys/fs/bpf: %s", rp_strerror(err));
@@ -686,6 +722,208 @@ void test_live_sys_enter(itest *t)
 out:
 	if (link)
 		bpf_link__destroy(link);
+	rp_perf_buffer_free(pb);
+	itest_bpf_close(&b);
+	free(src);
+}
+
+/* ---- corruption policy and delivery counts of a set ---- */
+
+typedef struct per_cpu_count {
+	int cpus[MAX_CPU_IDS];
+	unsigned got[MAX_CPU_IDS];
+	uint32_t n;
+	int ret; /* what the callbacks return */
+} per_cpu_count;
+
+static int pcc_record(void *p, int cpu, const rp_record *rec)
+{
+	per_cpu_count *c = p;
+	(void)rec;
+	for (uint32_t i = 0; i < c->n; i++)
+		if (c->cpus[i] == cpu)
+			c->got[i]++;
+	return c->ret;
+}
+
+static int pcc_sample(void *p, int cpu, const rp_bpf_output *out)
+{
+	(void)out;
+	return pcc_record(p, cpu, NULL);
+}
+
+/* Emit count 16-byte records from cpu. */
+static int emit_on(itest_bpf *b, struct itest_source *src, int cpu, uint32_t count)
+{
+	int err = itest_pin(cpu);
+	if (!err)
+		err = itest_emit(b, src, count, 16);
+	itest_unpin();
+	return err;
+}
+
+/* Store v as data_head of ring idx, through a second mapping of its fd. */
+static int poke_head(rp_perf_buffer *pb, uint32_t idx, uint64_t delta)
+{
+	const size_t len = 9 * (size_t)sysconf(_SC_PAGESIZE); /* default 8 data pages */
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+	               rp_perf_buffer_ring_fd(pb, idx), 0);
+	struct perf_event_mmap_page *pg = m;
+	if (m == MAP_FAILED)
+		return -errno;
+	__atomic_store_n(&pg->data_head, pg->data_head + delta, __ATOMIC_RELEASE);
+	munmap(m, len);
+	return 0;
+}
+
+/* Strict set: a corrupt ring stops alone; the other rings keep draining,
+ * the failing ring is named, an explicit resync lets it drain again. */
+void test_buffer_strict_no_starve(itest *t)
+{
+	itest_bpf b = { 0 };
+	struct itest_source *src = calloc(1, sizeof(*src));
+	rp_perf_buffer_opts o = { .ring_flags = RP_STRICT };
+	rp_perf_buffer *pb = NULL;
+	per_cpu_count c;
+	int err, r;
+
+	memset(&c, 0, sizeof(c));
+	CHECK(src, "alloc");
+	err = itest_bpf_open(&b);
+	SKIP_IF_REFUSED(err, "bpf");
+	CHECK(err == 0, "bpf open: %s", rp_strerror(err));
+	err = rp_perf_buffer_new(b.events_fd, &o, pcc_record, &c, &pb);
+	SKIP_IF_REFUSED(err, "perf_event_open");
+	CHECK(err == 0, "new: %s", rp_strerror(err));
+	c.n = rp_perf_buffer_ring_count(pb);
+	if (c.n < 2) {
+		itest_skip(t, "one CPU: no other ring to starve");
+		goto out;
+	}
+	for (uint32_t i = 0; i < c.n; i++)
+		c.cpus[i] = rp_perf_buffer_ring_cpu(pb, i);
+	CHECK(emit_on(&b, src, c.cpus[0], 3) == 0 && emit_on(&b, src, c.cpus[1], 3) == 0, "emit");
+	CHECK(poke_head(pb, 0, 4) == 0, "poke data_head");
+	r = rp_perf_buffer_consume(pb);
+	CHECK(r < 0 && rp_perf_buffer_ring_error(pb, 0) == r && rp_perf_buffer_ring_error(pb, 1) == 0,
+	      "consume gave %d, ring errors %d %d", r, rp_perf_buffer_ring_error(pb, 0),
+	      rp_perf_buffer_ring_error(pb, 1));
+	CHECK(c.got[0] == 3 && c.got[1] == 3, "delivered %u + %u (other ring starved?)", c.got[0],
+	      c.got[1]);
+	/* still stopped; the healthy ring goes on */
+	CHECK(emit_on(&b, src, c.cpus[1], 2) == 0, "emit");
+	r = rp_perf_buffer_consume(pb);
+	CHECK(r == rp_perf_buffer_ring_error(pb, 0) && c.got[1] == 5, "second consume %d, %u", r,
+	      c.got[1]);
+	CHECK(rp_perf_buffer_resync_ring(pb, 0) == 0 && rp_perf_buffer_ring_error(pb, 0) == 0,
+	      "resync");
+	CHECK(emit_on(&b, src, c.cpus[0], 2) == 0, "emit");
+	r = rp_perf_buffer_consume(pb);
+	CHECK(r == 2 && c.got[0] == 5, "after resync: %d, ring 0 got %u", r, c.got[0]);
+	/* a callback's error comes out of consume */
+	c.ret = -42;
+	CHECK(emit_on(&b, src, c.cpus[1], 1) == 0, "emit");
+	r = rp_perf_buffer_consume(pb);
+	CHECK(r == -42, "callback -42: consume gave %d", r);
+out:
+	rp_perf_buffer_free(pb);
+	itest_bpf_close(&b);
+	free(src);
+}
+
+/* Payload mode counts callbacks, not ring records; a record that is no
+ * BPF-output sample nor LOST (here the FORK/EXIT/COMM side-band records of
+ * a task-tracking event redirected into the ring with SET_OUTPUT; the
+ * kernel refuses writes to a perf data area, so records cannot be forged)
+ * is counted as malformed on its CPU and skipped. */
+void test_buffer_payload_counts(itest *t)
+{
+	itest_bpf b = { 0 };
+	struct itest_source *src = calloc(1, sizeof(*src));
+	rp_perf_buffer *pb = NULL;
+	struct perf_event_attr a;
+	rp_perf_stats st;
+	per_cpu_count c;
+	int side = -1, err, r;
+	pid_t child;
+
+	memset(&c, 0, sizeof(c));
+	CHECK(src, "alloc");
+	err = itest_bpf_open(&b);
+	SKIP_IF_REFUSED(err, "bpf");
+	CHECK(err == 0, "bpf open: %s", rp_strerror(err));
+	err = rp_perf_buffer_new_payload(b.events_fd, NULL, pcc_sample, NULL, &c, &pb);
+	SKIP_IF_REFUSED(err, "perf_event_open");
+	CHECK(err == 0, "new: %s", rp_strerror(err));
+	c.n = rp_perf_buffer_ring_count(pb);
+	for (uint32_t i = 0; i < c.n; i++)
+		c.cpus[i] = rp_perf_buffer_ring_cpu(pb, i);
+	rp_attr_init_sw(&a, PERF_COUNT_SW_DUMMY);
+	a.task = 1;
+	a.comm = 1;
+	err = rp_perf_open(&a, -1, c.cpus[0], -1, 0, &side, NULL);
+	CHECK(err == 0, "side-band event: %s", rp_strerror(err));
+	err = rp_perf_set_output(side, rp_perf_buffer_ring_fd(pb, 0));
+	CHECK(err == 0, "SET_OUTPUT: %s", rp_strerror(err));
+	CHECK(itest_pin(c.cpus[0]) == 0, "pin");
+	child = fork();
+	if (child == 0)
+		_exit(0);
+	CHECK(child > 0 && waitpid(child, NULL, 0) == child, "fork");
+	itest_unpin();
+	CHECK(emit_on(&b, src, c.cpus[0], 2) == 0, "emit");
+	r = rp_perf_buffer_consume(pb);
+	CHECK(rp_perf_buffer_stats(pb, c.cpus[0], &st) == 0, "stats");
+	CHECK(st.malformed >= 1 && st.records == 2 + st.malformed, "cpu %d: malformed %llu records %llu",
+	      c.cpus[0], (unsigned long long)st.malformed, (unsigned long long)st.records);
+	CHECK(r == 2 && c.got[0] == 2, "consume gave %d for %u deliveries (%llu ring records)", r,
+	      c.got[0], (unsigned long long)st.records);
+	CHECK(rp_perf_buffer_malformed(pb) == st.malformed, "set-wide sum");
+	if (c.n > 1)
+		CHECK(rp_perf_buffer_stats(pb, c.cpus[1], &st) == 0 && st.malformed == 0, "other cpu");
+out:
+	if (side >= 0)
+		close(side);
+	rp_perf_buffer_free(pb);
+	itest_bpf_close(&b);
+	free(src);
+}
+
+typedef struct batch_count {
+	unsigned calls, records;
+} batch_count;
+
+static int bc_batch(void *p, int cpu, const rp_record *recs, uint32_t n)
+{
+	batch_count *bc = p;
+	(void)cpu;
+	(void)recs;
+	bc->calls++;
+	bc->records += n;
+	return 0;
+}
+
+/* The batch API: one call per batch, every record. */
+void test_buffer_batch(itest *t)
+{
+	itest_bpf b = { 0 };
+	struct itest_source *src = calloc(1, sizeof(*src));
+	rp_perf_buffer *pb = NULL;
+	batch_count bc = { 0, 0 };
+	int err, r;
+
+	CHECK(src, "alloc");
+	err = itest_bpf_open(&b);
+	SKIP_IF_REFUSED(err, "bpf");
+	CHECK(err == 0, "bpf open: %s", rp_strerror(err));
+	err = rp_perf_buffer_new_batch(b.events_fd, NULL, bc_batch, &bc, &pb);
+	SKIP_IF_REFUSED(err, "perf_event_open");
+	CHECK(err == 0, "new: %s", rp_strerror(err));
+	CHECK(emit_on(&b, src, rp_perf_buffer_ring_cpu(pb, 0), 200) == 0 && src->ok == 200, "emit");
+	r = rp_perf_buffer_consume(pb);
+	CHECK(r == 200 && bc.records == 200 && bc.calls == (200 + RP_PERF_BATCH - 1) / RP_PERF_BATCH,
+	      "consume %d: %u records in %u calls", r, bc.records, bc.calls);
+out:
 	rp_perf_buffer_free(pb);
 	itest_bpf_close(&b);
 	free(src);

@@ -117,7 +117,7 @@ void test_page_count(itest *t)
 	err = rp_perf_open(&a, 0, -1, -1, 0, &fd, NULL);
 	SKIP_IF_REFUSED(err, "perf_event_open");
 	CHECK(err == 0, "open dummy: %s", rp_strerror(err));
-	/* 1 + 3 = 4 pages: the kernel itself says EINVAL (SPEC.md §1). */
+	/* 1 + 3 = 4 pages: the kernel itself says EINVAL (docs/abi.md). */
 	err = rp_perf_ring_map(&r, fd, 3, 0);
 	CHECK(err == RP_E_PAGE_COUNT, "3 data pages: %s", rp_strerror(err));
 	CHECK(rp_perf_ring_map(&r, fd, 0, 0) == RP_E_PAGE_COUNT, "0 data pages");
@@ -403,7 +403,7 @@ void test_overwrite_map(itest *t)
 	err = rp_perf_open(&a, 0, -1, -1, 0, &fd, NULL);
 	SKIP_IF_REFUSED(err, "perf_event_open");
 	CHECK(err == 0, "open: %s", rp_strerror(err));
-	err = rp_perf_ring_map(&r, fd, 2, RP_RING_OVERWRITE);
+	err = rp_perf_ring_map(&r, fd, 2, RP_PERF_OVERWRITE);
 	CHECK(err == 0, "map: %s", rp_strerror(err));
 	CHECK(rp_perf_ring_drain(&r, on_sample, &(sample_check){ 0 }, 0) == -EINVAL,
 	      "forward drain accepted an overwrite ring");

@@ -1,6 +1,6 @@
-/* One BPF-output ring driven directly: drain, early stop, peek/commit, and
- * the corrupt-ring policies (corruption injected through data_tail, the one
- * thing userspace can write in a perf mapping). */
+/* One BPF-output ring driven directly: drain, early stop, peek/commit, batch
+ * drain, and the corrupt-ring policies (corruption injected through the
+ * consumer tail, through data_head in the writable control page). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,8 +136,8 @@ void test_ring_early_stop(itest *t)
 	      rp_perf_ring_head(&o.r) == 10 * 32, "commit: tail %llu head %llu",
 	      (unsigned long long)rp_perf_ring_tail(&o.r),
 	      (unsigned long long)rp_perf_ring_head(&o.r));
-	CHECK(o.r.stats.records == 10 && o.r.stats.bytes == 320, "stats %llu/%llu",
-	      (unsigned long long)o.r.stats.records, (unsigned long long)o.r.stats.bytes);
+	CHECK(o.r.stats.records == 10 && o.r.stats.record_bytes == 320, "stats %llu/%llu",
+	      (unsigned long long)o.r.stats.records, (unsigned long long)o.r.stats.record_bytes);
 out:
 	one_ring_close(&o);
 }
@@ -149,7 +149,7 @@ static void corrupt_case(itest *t, bool strict)
 	uint64_t head;
 	int err, got;
 
-	err = one_ring_open(&o, 2, strict ? RP_RING_STRICT : 0);
+	err = one_ring_open(&o, 2, strict ? RP_STRICT : 0);
 	SKIP_IF_REFUSED(err, "perf_event_open/bpf");
 	CHECK(err == 0, "setup: %s", rp_strerror(err));
 	err = itest_emit(&o.b, o.src, 4, 100);
@@ -180,12 +180,32 @@ static void corrupt_case(itest *t, bool strict)
 		got = rp_perf_ring_drain(&o.r, collect, &s, 0);
 		CHECK(got == 2 && s.seq[0] == 4 && s.seq[1] == 5, "after resync: %d", got);
 	}
-	/* overrun: tail more than the ring size behind head */
-	o.r.tail = rp_perf_ring_head(&o.r) - o.r.data.size - 8;
+	if (strict) {
+		/* stopped: the ring keeps its status without recounting */
+		got = rp_perf_ring_drain(&o.r, collect, &s, 0);
+		CHECK(got == RP_E_TAIL_ALIGN && o.r.stats.corrupt == 1 && o.r.error == RP_E_TAIL_ALIGN,
+		      "stopped ring: %d, corrupt %llu", got, (unsigned long long)o.r.stats.corrupt);
+		CHECK(rp_perf_ring_resync(&o.r) == 0 && o.r.error == 0 &&
+		      rp_perf_ring_tail(&o.r) == head, "explicit resync: tail %llu",
+		      (unsigned long long)rp_perf_ring_tail(&o.r));
+	}
+	/* overrun: tail more than the ring size behind head.  The head is not
+	 * trusted (the kernel never writes past the published tail): the tail
+	 * stays, the bad state counts once, an explicit resync steps over it. */
+	head = rp_perf_ring_head(&o.r);
+	o.r.tail = head - o.r.data.size - 8;
 	got = rp_perf_ring_drain(&o.r, collect, &s, 0);
 	CHECK(o.r.stats.last_error == RP_E_OVERRUN, "overrun not reported: %d",
 	      o.r.stats.last_error);
 	CHECK(strict ? got == RP_E_OVERRUN : got == 0, "overrun returned %d", got);
+	CHECK(o.r.tail == head - o.r.data.size - 8, "tail moved to an untrusted head");
+	{
+		const uint64_t c = o.r.stats.corrupt;
+		got = rp_perf_ring_drain(&o.r, collect, &s, 0);
+		CHECK(o.r.stats.corrupt == c, "same bad state counted again");
+	}
+	CHECK(rp_perf_ring_resync(&o.r) == 0 && rp_perf_ring_tail(&o.r) == head,
+	      "explicit resync after overrun");
 out:
 	one_ring_close(&o);
 }
@@ -198,4 +218,150 @@ void test_ring_corrupt_default(itest *t)
 void test_ring_corrupt_strict(itest *t)
 {
 	corrupt_case(t, true);
+}
+
+/* Write data_head the way a stray writer to the control page would. */
+static void set_data_head(one_ring *o, uint64_t v)
+{
+	struct perf_event_mmap_page *pg = o->r.base;
+	__atomic_store_n(&pg->data_head, v, __ATOMIC_RELEASE);
+}
+
+/* data_head misaligned by 4: the records before it are delivered, the tail
+ * stays on the record grid, the bad head counts once, and the next record
+ * the kernel writes is delivered. */
+void test_ring_bad_head_misaligned(itest *t)
+{
+	one_ring o;
+	seqs s;
+	uint64_t head;
+	int err, got;
+
+	err = one_ring_open(&o, 2, 0);
+	SKIP_IF_REFUSED(err, "perf_event_open/bpf");
+	CHECK(err == 0, "setup: %s", rp_strerror(err));
+	err = itest_emit(&o.b, o.src, 2, 16);
+	CHECK(err == 0 && o.src->ok == 2, "emit");
+	head = rp_perf_ring_head(&o.r);
+	CHECK(head == 64, "head %llu", (unsigned long long)head);
+	set_data_head(&o, head + 4);
+	memset(&s, 0, sizeof(s));
+	got = rp_perf_ring_drain(&o.r, collect, &s, 0);
+	CHECK(got == 2 && s.seq[0] == 0 && s.seq[1] == 1, "delivered %d", got);
+	CHECK(o.r.stats.corrupt == 1 && o.r.stats.last_error < 0, "corrupt %llu",
+	      (unsigned long long)o.r.stats.corrupt);
+	CHECK(o.r.tail == head && rp_perf_ring_tail(&o.r) == head,
+	      "tail %llu published %llu: not the last record end", (unsigned long long)o.r.tail,
+	      (unsigned long long)rp_perf_ring_tail(&o.r));
+	got = rp_perf_ring_drain(&o.r, collect, &s, 0);
+	CHECK(got == 0 && o.r.stats.corrupt == 1, "empty ring: %d, corrupt %llu", got,
+	      (unsigned long long)o.r.stats.corrupt);
+	err = itest_emit(&o.b, o.src, 1, 16);
+	CHECK(err == 0 && o.src->ok == 3, "emit after");
+	got = rp_perf_ring_drain(&o.r, collect, &s, 0);
+	CHECK(got == 1 && s.n == 3 && s.seq[2] == 2, "next record: %d delivered", got);
+	CHECK(o.r.stats.corrupt == 1 && o.r.stats.resynced_bytes == 0,
+	      "corrupt %llu resynced %llu", (unsigned long long)o.r.stats.corrupt,
+	      (unsigned long long)o.r.stats.resynced_bytes);
+out:
+	one_ring_close(&o);
+}
+
+/* data_head 2^40 ahead: not trusted (the kernel never writes more than the
+ * ring size past the published tail); nothing skipped, nothing published
+ * beyond the kernel's head, the next record delivered. */
+void test_ring_bad_head_far(itest *t)
+{
+	one_ring o;
+	seqs s;
+	uint64_t head;
+	int err, got;
+
+	err = one_ring_open(&o, 2, 0);
+	SKIP_IF_REFUSED(err, "perf_event_open/bpf");
+	CHECK(err == 0, "setup: %s", rp_strerror(err));
+	err = itest_emit(&o.b, o.src, 1, 16);
+	CHECK(err == 0, "emit");
+	memset(&s, 0, sizeof(s));
+	CHECK(rp_perf_ring_drain(&o.r, collect, &s, 0) == 1, "first record");
+	head = rp_perf_ring_head(&o.r);
+	set_data_head(&o, head + (1ull << 40));
+	got = rp_perf_ring_drain(&o.r, collect, &s, 0);
+	CHECK(got == 0 && o.r.stats.corrupt == 1 && o.r.stats.last_error == RP_E_OVERRUN,
+	      "bad head: %d corrupt %llu last %d", got, (unsigned long long)o.r.stats.corrupt,
+	      o.r.stats.last_error);
+	CHECK(rp_perf_ring_tail(&o.r) == head && o.r.stats.resynced_bytes == 0,
+	      "published %#llx resynced %llu", (unsigned long long)rp_perf_ring_tail(&o.r),
+	      (unsigned long long)o.r.stats.resynced_bytes);
+	got = rp_perf_ring_drain(&o.r, collect, &s, 0);
+	CHECK(got == 0 && o.r.stats.corrupt == 1, "recounted: corrupt %llu",
+	      (unsigned long long)o.r.stats.corrupt);
+	err = itest_emit(&o.b, o.src, 1, 16);
+	CHECK(err == 0 && o.src->ok == 2, "emit after: ok %llu", (unsigned long long)o.src->ok);
+	got = rp_perf_ring_drain(&o.r, collect, &s, 0);
+	CHECK(got == 1 && s.n == 2 && s.seq[1] == 1, "next record: %d delivered", got);
+	CHECK(o.r.stats.resynced_bytes == 0 && o.r.stats.corrupt == 1, "resynced %llu",
+	      (unsigned long long)o.r.stats.resynced_bytes);
+out:
+	one_ring_close(&o);
+}
+
+typedef struct batches {
+	unsigned calls, records, bad;
+	uint64_t next;
+} batches;
+
+static int on_batch(void *p, const rp_record *recs, uint32_t n)
+{
+	batches *b = p;
+	b->calls++;
+	for (uint32_t i = 0; i < n; i++) {
+		rp_bpf_output out;
+		uint64_t v = ~0ull;
+		if (rp_bpf_output_view(&recs[i], &out) != RP_OK || !rp_span_get_u64(out.data, 0, &v) ||
+		    v != b->next)
+			b->bad++;
+		b->next++;
+		b->records++;
+	}
+	return 0;
+}
+
+static int fail42(void *p, const rp_record *rec)
+{
+	(void)rec;
+	(*(unsigned *)p)++;
+	return -42;
+}
+
+/* One callback per batch of RP_PERF_BATCH records, in order; stats per
+ * batch; a callback's negative return comes out of the drain. */
+void test_ring_batch_and_callback_error(itest *t)
+{
+	one_ring o;
+	batches b;
+	unsigned calls = 0;
+	int err, got;
+
+	err = one_ring_open(&o, 8, 0);
+	SKIP_IF_REFUSED(err, "perf_event_open/bpf");
+	CHECK(err == 0, "setup: %s", rp_strerror(err));
+	err = itest_emit(&o.b, o.src, 150, 16);
+	CHECK(err == 0 && o.src->ok == 150, "emit: ok %llu", (unsigned long long)o.src->ok);
+	memset(&b, 0, sizeof(b));
+	got = rp_perf_ring_drain_batch(&o.r, on_batch, &b, 0);
+	CHECK(got == 150 && b.records == 150 && b.bad == 0, "batch drain %d, %u bad", got, b.bad);
+	CHECK(b.calls == (150 + RP_PERF_BATCH - 1) / RP_PERF_BATCH, "%u calls", b.calls);
+	CHECK(o.r.stats.records == 150 && o.r.stats.record_bytes == 150 * 32 &&
+	      o.r.stats.payload_bytes == 150 * 24, "stats %llu %llu %llu",
+	      (unsigned long long)o.r.stats.records, (unsigned long long)o.r.stats.record_bytes,
+	      (unsigned long long)o.r.stats.payload_bytes);
+	err = itest_emit(&o.b, o.src, 2, 16);
+	CHECK(err == 0, "emit");
+	got = rp_perf_ring_drain(&o.r, fail42, &calls, 0);
+	CHECK(got == -42 && calls == 1, "callback error: drain gave %d after %u calls", got, calls);
+	got = rp_perf_ring_drain(&o.r, fail42, &calls, 0);
+	CHECK(got == -42 && calls == 2, "the failing record was consumed: %u calls", calls);
+out:
+	one_ring_close(&o);
 }

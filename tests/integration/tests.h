@@ -23,4 +23,10 @@ void test_map_too_small(itest *t);
 void test_pinned_poll(itest *t);
 void test_live_sys_enter(itest *t);
 void test_overwrite_map(itest *t);
+void test_ring_bad_head_misaligned(itest *t);
+void test_ring_bad_head_far(itest *t);
+void test_ring_batch_and_callback_error(itest *t);
+void test_buffer_strict_no_starve(itest *t);
+void test_buffer_payload_counts(itest *t);
+void test_buffer_batch(itest *t);
 #endif

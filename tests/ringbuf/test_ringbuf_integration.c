@@ -18,12 +18,12 @@
 #include <unistd.h>
 
 #include "rp_abi.h"
-#include "rp_backward_rw_linux.h"
+#include "rp_perf_backward.h"
 #include "rp_error.h"
-#include "rp_overwrite_linux.h"
+#include "rp_perf_overwrite.h"
 #include "rp_perf.h"
 #include "rp_perf_buffer.h"
-#include "rp_ringbuf_linux.h"
+#include "rp_bpf_ringbuf.h"
 #include "rp_views.h"
 
 #include "../../bpf/ringbuf_test.bpf.h"
@@ -247,7 +247,7 @@ bad:
 static void test_ringbuf_roundtrip(tcase *t)
 {
 	fixture f;
-	rp_ringbuf rb;
+	rp_bpf_ringbuf rb;
 	rb_check chk = { .strict = true };
 	bool mapped = false;
 	int err = fixture_open(&f, 64 * 1024);
@@ -256,8 +256,8 @@ static void test_ringbuf_roundtrip(tcase *t)
 		return;
 	}
 	CHECK(err == 0, "fixture: %s", rp_strerror(err));
-	err = rp_ringbuf_map(&rb, f.rb_fd, rb_check_fn, &chk, RP_RINGBUF_STRICT);
-	CHECK(err == 0, "rp_ringbuf_map: %s", rp_strerror(err));
+	err = rp_bpf_ringbuf_map(&rb, f.rb_fd, rb_check_fn, &chk, RP_STRICT);
+	CHECK(err == 0, "rp_bpf_ringbuf_map: %s", rp_strerror(err));
 	mapped = true;
 	CHECK(rb.data.size == 64 * 1024, "data size %llu", (unsigned long long)rb.data.size);
 
@@ -265,7 +265,7 @@ static void test_ringbuf_roundtrip(tcase *t)
 	for (int run = 0; run < 40; run++) {
 		err = fixture_run(f.prog_rb, 100, -1);
 		CHECK(err == 0, "test run: %s", rp_strerror(err));
-		int n = rp_ringbuf_consume(&rb, 0);
+		int n = rp_bpf_ringbuf_consume(&rb, 0);
 		CHECK(n >= 0, "consume: %s", rp_strerror(n));
 		CHECK(!chk.err[0], "%s", chk.err);
 	}
@@ -280,13 +280,13 @@ static void test_ringbuf_roundtrip(tcase *t)
 	CHECK(ctl.discarded == 1000, "discarded %llu", (unsigned long long)ctl.discarded);
 	CHECK(chk.next_seq == 4000 || chk.next_seq == 3999, "last seq %llu",
 	      (unsigned long long)chk.next_seq);
-	CHECK(rp_ringbuf_producer(&rb) == rp_ringbuf_consumer(&rb), "consumer not caught up");
-	CHECK(rp_ringbuf_producer(&rb) > 2 * rb.data.size, "ring did not wrap");
+	CHECK(rp_bpf_ringbuf_producer(&rb) == rp_bpf_ringbuf_consumer(&rb), "consumer not caught up");
+	CHECK(rp_bpf_ringbuf_producer(&rb) > 2 * rb.data.size, "ring did not wrap");
 	CHECK(rb.stats.corrupt == 0 && rb.stats.busy_stops == 0, "corrupt %llu busy %llu",
 	      (unsigned long long)rb.stats.corrupt, (unsigned long long)rb.stats.busy_stops);
 out:
 	if (mapped)
-		rp_ringbuf_unmap(&rb);
+		rp_bpf_ringbuf_unmap(&rb);
 	fixture_close(&f);
 }
 
@@ -321,7 +321,7 @@ static void *producer_main(void *p)
 static void test_ringbuf_conservation(tcase *t)
 {
 	fixture f1, f2;
-	rp_ringbuf_set *set = NULL;
+	rp_bpf_ringbuf_set *set = NULL;
 	rb_check c1 = { .strict = false }, c2 = { .strict = false };
 	bool have2 = false;
 	int err = fixture_open(&f1, 4096);
@@ -333,9 +333,9 @@ static void test_ringbuf_conservation(tcase *t)
 	err = fixture_open(&f2, 8192);
 	CHECK(err == 0, "fixture 2: %s", rp_strerror(err));
 	have2 = true;
-	CHECK(rp_ringbuf_set_new(&set) == 0, "set_new");
-	CHECK(rp_ringbuf_set_add(set, f1.rb_fd, rb_check_fn, &c1, 0) == 0, "add 1");
-	CHECK(rp_ringbuf_set_add(set, f2.rb_fd, rb_check_fn, &c2, 0) == 1, "add 2");
+	CHECK(rp_bpf_ringbuf_set_new(&set) == 0, "set_new");
+	CHECK(rp_bpf_ringbuf_set_add(set, f1.rb_fd, rb_check_fn, &c1, 0) == 0, "add 1");
+	CHECK(rp_bpf_ringbuf_set_add(set, f2.rb_fd, rb_check_fn, &c2, 0) == 1, "add 2");
 
 	producer_arg a1 = { .prog_fd = f1.prog_rb, .per_run = 64, .runs = 1600, .cpu = -1, .sleep_us = 50 };
 	producer_arg a2 = { .prog_fd = f2.prog_rb, .per_run = 256, .runs = 400, .cpu = -1 };
@@ -348,7 +348,7 @@ static void test_ringbuf_conservation(tcase *t)
 	}
 	int polls = 0;
 	for (;;) {
-		int n = rp_ringbuf_set_poll(set, 5);
+		int n = rp_bpf_ringbuf_set_poll(set, 5);
 		if (n < 0) {
 			a1.stop = a2.stop = 1;
 			pthread_join(th1, NULL);
@@ -366,7 +366,7 @@ static void test_ringbuf_conservation(tcase *t)
 	pthread_join(th1, NULL);
 	pthread_join(th2, NULL);
 	CHECK(a1.err == 0 && a2.err == 0, "producer: %s", rp_strerror(a1.err ? a1.err : a2.err));
-	err = rp_ringbuf_set_consume(set);
+	err = rp_bpf_ringbuf_set_consume(set);
 	CHECK(err >= 0, "final consume: %s", rp_strerror(err));
 	CHECK(!c1.err[0], "ring 1: %s", c1.err);
 	CHECK(!c2.err[0], "ring 2: %s", c2.err);
@@ -375,9 +375,9 @@ static void test_ringbuf_conservation(tcase *t)
 	fixture *fs[2] = { &f1, &f2 };
 	for (int i = 0; i < 2; i++) {
 		struct rbt_ctl ctl;
-		rp_ringbuf_stats st;
+		rp_bpf_ringbuf_stats st;
 		CHECK(fixture_ctl(fs[i], &ctl) == 0, "ctl");
-		CHECK(rp_ringbuf_set_stats(set, (uint32_t)i, &st) == 0, "stats");
+		CHECK(rp_bpf_ringbuf_set_stats(set, (uint32_t)i, &st) == 0, "stats");
 		printf("# ring %d: seq %llu submitted %llu delivered %llu discarded %llu dropped %llu (%d polls)\n",
 		       i + 1, (unsigned long long)ctl.seq, (unsigned long long)ctl.submitted,
 		       (unsigned long long)cs[i]->delivered, (unsigned long long)ctl.discarded,
@@ -391,7 +391,7 @@ static void test_ringbuf_conservation(tcase *t)
 		CHECK(ctl.dropped > 0, "ring %d: no drops: the overload did not happen", i + 1);
 	}
 out:
-	rp_ringbuf_set_free(set);
+	rp_bpf_ringbuf_set_free(set);
 	if (have2)
 		fixture_close(&f2);
 	fixture_close(&f1);
@@ -408,16 +408,16 @@ static int nop_fn(void *ctx, const void *data, uint32_t len)
 static void test_ringbuf_bad_map(tcase *t)
 {
 	fixture f;
-	rp_ringbuf rb;
+	rp_bpf_ringbuf rb;
 	int err = fixture_open(&f, 4096);
 	if (bpf_refused) {
 		tskip(t, "bpf()", bpf_refused);
 		return;
 	}
 	CHECK(err == 0, "fixture: %s", rp_strerror(err));
-	err = rp_ringbuf_map(&rb, f.ctl_fd, nop_fn, NULL, 0);
+	err = rp_bpf_ringbuf_map(&rb, f.ctl_fd, nop_fn, NULL, 0);
 	CHECK(err == RP_E_RB_MAP_TYPE, "array map: got %d (%s)", err, rp_strerror(err));
-	err = rp_ringbuf_map(&rb, 9999, nop_fn, NULL, 0);
+	err = rp_bpf_ringbuf_map(&rb, 9999, nop_fn, NULL, 0);
 	CHECK(err == -EBADF || err == -EBADFD, "closed fd: got %d (%s)", err, rp_strerror(err));
 out:
 	fixture_close(&f);
@@ -521,7 +521,7 @@ typedef struct ow_fixture {
 	fixture f;
 	int cpu;
 	int ev_fd;
-	rp_overwrite_ring ow;
+	rp_perf_overwrite_ring ow;
 	bool mapped;
 } ow_fixture;
 
@@ -532,9 +532,9 @@ static int ow_open(ow_fixture *o, tcase *t)
 	int err = backward_event_open(&o->f, &o->cpu, &o->ev_fd, t);
 	if (err)
 		return err;
-	err = rp_overwrite_map(&o->ow, o->ev_fd, 4); /* 16 KiB: 512 records of 32 bytes */
+	err = rp_perf_overwrite_map(&o->ow, o->ev_fd, 4); /* 16 KiB: 512 records of 32 bytes */
 	if (err) {
-		tfail(t, __LINE__, "rp_overwrite_map: %s", rp_strerror(err));
+		tfail(t, __LINE__, "rp_perf_overwrite_map: %s", rp_strerror(err));
 		return 1;
 	}
 	o->mapped = true;
@@ -544,7 +544,7 @@ static int ow_open(ow_fixture *o, tcase *t)
 static void ow_close(ow_fixture *o)
 {
 	if (o->mapped)
-		rp_overwrite_unmap(&o->ow);
+		rp_perf_overwrite_unmap(&o->ow);
 	if (o->ev_fd >= 0)
 		close(o->ev_fd);
 	fixture_close(&o->f);
@@ -605,7 +605,7 @@ static void test_overwrite_phases(tcase *t)
 {
 	ow_fixture o;
 	static ow_collect c;
-	rp_overwrite_report rep;
+	rp_perf_overwrite_report rep;
 	struct rbt_ctl ctl;
 	char why[256];
 	if (ow_open(&o, t))
@@ -614,7 +614,7 @@ static void test_overwrite_phases(tcase *t)
 	/* A: 100 records, all readable, newest first */
 	CHECK(fixture_run(o.f.prog_perf, 100, o.cpu) == 0, "run A");
 	c.n = 0;
-	int n = rp_overwrite_read(&o.ow, ow_fn, &c, &rep);
+	int n = rp_perf_overwrite_read(&o.ow, ow_fn, &c, &rep);
 	CHECK(n == 100, "A: %d records (%s)", n, rp_strerror(n));
 	CHECK(!c.err[0], "A: %s", c.err);
 	CHECK(c.items[0].seq == 99 && c.items[99].seq == 0, "A: newest %llu oldest %llu",
@@ -628,7 +628,7 @@ static void test_overwrite_phases(tcase *t)
 	for (int i = 0; i < 50; i++)
 		CHECK(fixture_run(o.f.prog_perf, 100, o.cpu) == 0, "run B");
 	c.n = 0;
-	n = rp_overwrite_read(&o.ow, ow_fn, &c, &rep);
+	n = rp_perf_overwrite_read(&o.ow, ow_fn, &c, &rep);
 	CHECK(!c.err[0], "B: %s", c.err);
 	CHECK(n == 512, "B: %d records", n);
 	CHECK(c.items[0].seq == 5099, "B: newest %llu", (unsigned long long)c.items[0].seq);
@@ -651,7 +651,7 @@ static void test_overwrite_phases(tcase *t)
 	CHECK(ctl.perf_fail - fail0 == 50, "C: %llu failed writes while paused (last err %lld)",
 	      (unsigned long long)(ctl.perf_fail - fail0), (long long)ctl.perf_last_err);
 	c.n = 0;
-	n = rp_overwrite_read(&o.ow, ow_fn, &c, &rep);
+	n = rp_perf_overwrite_read(&o.ow, ow_fn, &c, &rep);
 	for (uint32_t i = 0; i < c.n && i < 4; i++)
 		printf("# C: record %u: type %u size %u seq %llu lost %llu\n", i, c.items[i].type,
 		       c.items[i].size, (unsigned long long)c.items[i].seq, (unsigned long long)c.items[i].lost);
@@ -670,7 +670,7 @@ static void test_overwrite_concurrent(tcase *t)
 {
 	ow_fixture o;
 	static ow_collect c;
-	rp_overwrite_report rep;
+	rp_perf_overwrite_report rep;
 	struct rbt_ctl ctl;
 	char why[256];
 	uint64_t samples = 0, lost = 0, over = 0;
@@ -693,7 +693,7 @@ static void test_overwrite_concurrent(tcase *t)
 			done = true;
 		c.n = 0;
 		c.err[0] = 0;
-		int n = rp_overwrite_read(&o.ow, ow_fn, &c, &rep);
+		int n = rp_perf_overwrite_read(&o.ow, ow_fn, &c, &rep);
 		if (n < 0 || c.err[0] || !ow_consistent(&c, why, sizeof why)) {
 			a.stop = 1;
 			pthread_join(th, NULL);
@@ -740,7 +740,7 @@ static void test_overwrite_concurrent(tcase *t)
 	/* final flush write so that a pending LOST is emitted, then read */
 	CHECK(fixture_run(o.f.prog_perf, 1, o.cpu) == 0, "flush");
 	c.n = 0;
-	int n = rp_overwrite_read(&o.ow, ow_fn, &c, &rep);
+	int n = rp_perf_overwrite_read(&o.ow, ow_fn, &c, &rep);
 	CHECK(n >= 1 && ow_consistent(&c, why, sizeof why), "final read: %d %s", n, why);
 	over += rep.overwritten_bytes;
 	for (uint32_t i = 0; i < c.n; i++) {
@@ -832,11 +832,11 @@ static int bw_fn(void *ctx, const rp_record *rec)
 	return c->stop_after && c->drain_n >= c->stop_after;
 }
 
-static int bw_drain(rp_backward_rw_ring *r, bw_collect *c, uint32_t stop_after)
+static int bw_drain(rp_perf_backward_ring *r, bw_collect *c, uint32_t stop_after)
 {
 	c->drain_n = 0;
 	c->stop_after = stop_after;
-	return rp_backward_rw_drain(r, bw_fn, c);
+	return rp_perf_backward_drain(r, bw_fn, c);
 }
 
 /* Samples of items[from .. to-1] have seqs hi, hi-1, ..., down by one. */
@@ -884,7 +884,7 @@ typedef struct bw_fixture {
 	fixture f;
 	int cpu;
 	int ev_fd;
-	rp_backward_rw_ring bw;
+	rp_perf_backward_ring bw;
 	bool mapped;
 } bw_fixture;
 
@@ -897,13 +897,13 @@ static int bw_open(bw_fixture *o, tcase *t)
 	int err = backward_event_open(&o->f, &o->cpu, &o->ev_fd, t);
 	if (err)
 		return err;
-	err = rp_backward_rw_map(&o->bw, o->ev_fd, 1, 0);
+	err = rp_perf_backward_map(&o->bw, o->ev_fd, 1, 0);
 	if (refused(err)) {
 		tskip(t, "writable mmap of a write_backward ring", err);
 		return 1;
 	}
 	if (err) {
-		tfail(t, __LINE__, "rp_backward_rw_map: %s", rp_strerror(err));
+		tfail(t, __LINE__, "rp_perf_backward_map: %s", rp_strerror(err));
 		return 1;
 	}
 	o->mapped = true;
@@ -917,7 +917,7 @@ static int bw_open(bw_fixture *o, tcase *t)
 static void bw_close(bw_fixture *o)
 {
 	if (o->mapped)
-		rp_backward_rw_unmap(&o->bw);
+		rp_perf_backward_unmap(&o->bw);
 	if (o->ev_fd >= 0)
 		close(o->ev_fd);
 	fixture_close(&o->f);
@@ -963,9 +963,49 @@ static void test_bwrw_roundtrip(tcase *t)
 	      (unsigned long long)rp_perf_ring_tail(pr));
 	n = bw_drain(&o.bw, &c, 0);
 	CHECK(n == 0, "empty drain: %d", n);
-	CHECK(o.bw.stats.records == 150 && o.bw.stats.bytes == 150 * 32 && o.bw.stats.corrupt == 0,
+	CHECK(o.bw.stats.records == 150 && o.bw.stats.record_bytes == 150 * 32 && o.bw.stats.corrupt == 0,
 	      "stats records %llu bytes %llu corrupt %llu", (unsigned long long)o.bw.stats.records,
-	      (unsigned long long)o.bw.stats.bytes, (unsigned long long)o.bw.stats.corrupt);
+	      (unsigned long long)o.bw.stats.record_bytes, (unsigned long long)o.bw.stats.corrupt);
+out:
+	bw_close(&o);
+}
+
+/* (a2) a bad data_head (misaligned by 4, then 2^40 below data_tail) in the
+ * writable control page: data_tail is not moved to it, the bad value counts
+ * once, and the next records the kernel writes are delivered. */
+static void test_bwrw_bad_head(tcase *t)
+{
+	bw_fixture o;
+	static bw_collect c;
+	char why[256];
+	int n;
+	if (bw_open(&o, t))
+		goto out;
+	memset(&c, 0, sizeof c);
+	const rp_perf_ring *pr = &o.bw.ring;
+	struct perf_event_mmap_page *pg = o.bw.ring.base;
+	CHECK(fixture_run(o.f.prog_perf, 3, o.cpu) == 0, "run 1");
+	CHECK(bw_drain(&o.bw, &c, 0) == 3, "drain 1");
+	for (int k = 0; k < 2; k++) {
+		const uint64_t tail = rp_perf_ring_tail(pr);
+		const uint64_t bad = k == 0 ? tail - 4 : tail - (1ull << 40);
+		__atomic_store_n(&pg->data_head, bad, __ATOMIC_RELEASE);
+		const uint64_t corrupt = o.bw.stats.corrupt;
+		n = bw_drain(&o.bw, &c, 0);
+		CHECK(n == 0 && o.bw.stats.corrupt == corrupt + 1, "bad head %d: drain %d corrupt %llu", k, n,
+		      (unsigned long long)o.bw.stats.corrupt);
+		CHECK(rp_perf_ring_tail(pr) == tail && o.bw.stats.resynced_bytes == 0,
+		      "bad head %d: data_tail %#llx (was %#llx), resynced %llu", k,
+		      (unsigned long long)rp_perf_ring_tail(pr), (unsigned long long)tail,
+		      (unsigned long long)o.bw.stats.resynced_bytes);
+		n = bw_drain(&o.bw, &c, 0);
+		CHECK(n == 0 && o.bw.stats.corrupt == corrupt + 1, "bad head %d counted again", k);
+		CHECK(fixture_run(o.f.prog_perf, 2, o.cpu) == 0, "run");
+		n = bw_drain(&o.bw, &c, 0);
+		CHECK(n == 2 && !c.err[0], "bad head %d: next records %d %s", k, n, c.err);
+		CHECK(bw_seq_down(&c, 3 + 2 * (uint32_t)k, 5 + 2 * (uint32_t)k, 4 + 2 * (uint64_t)k, why, sizeof why),
+		      "bad head %d: %s", k, why);
+	}
 out:
 	bw_close(&o);
 }
@@ -1013,7 +1053,7 @@ static void test_bwrw_full(tcase *t)
 	CHECK(n == (int)attempted2 + 1, "drain 2: %d records, expected %llu samples + 1 LOST", n,
 	      (unsigned long long)attempted2);
 	/* newest first: 209..201, then the LOST reserved with sample 200 at the
-	 * lower address, then sample 200 (SPEC.md §5, LOST comes before it) */
+	 * lower address, then sample 200 (docs/abi.md: LOST comes before it) */
 	uint64_t samples = 0, lost = 0, lost_records = 0;
 	for (uint32_t i = 0; i < c.n; i++) {
 		if (c.items[i].type == RP_RECORD_LOST) {
@@ -1094,7 +1134,7 @@ typedef struct bw_syn {
 	uint64_t head;
 } bw_syn;
 
-static void syn_init(bw_syn *s, rp_backward_rw_ring *r, uint64_t start)
+static void syn_init(bw_syn *s, rp_perf_backward_ring *r, uint64_t start)
 {
 	memset(s->mem, 0, sizeof s->mem);
 	memset(r, 0, sizeof *r);
@@ -1149,7 +1189,7 @@ static void test_bwrw_synthetic(tcase *t)
 {
 	static bw_syn s;
 	static bw_collect c;
-	rp_backward_rw_ring r;
+	rp_perf_backward_ring r;
 	char why[256];
 	int n;
 	memset(&c, 0, sizeof c);
@@ -1176,12 +1216,12 @@ static void test_bwrw_synthetic(tcase *t)
 	      (unsigned long long)syn_tail(&s), (unsigned long long)s.head);
 	CHECK(r.ndone == 0, "ranges %u after a complete drain", r.ndone);
 
-	/* deferred stop: RP_BWRW_RANGES separate ranges (each round delivers the
+	/* deferred stop: RP_PERF_BACKWARD_RANGES separate ranges (each round delivers the
 	 * newer of two records), then one more stop must wait for a merge */
 	c.n = 0;
 	syn_init(&s, &r, 8);
 	uint64_t id = 0;
-	for (int round = 0; round < RP_BWRW_RANGES; round++) {
+	for (int round = 0; round < RP_PERF_BACKWARD_RANGES; round++) {
 		syn_write(&s, id++, 16); /* older: left undelivered */
 		syn_write(&s, id++, 16); /* newer: delivered, then stop */
 		n = bw_drain(&r, &c, 1);
@@ -1194,14 +1234,14 @@ static void test_bwrw_synthetic(tcase *t)
 	n = bw_drain(&r, &c, 1); /* newer delivered, stop deferred; older merges */
 	CHECK(n == 2 && syn_ids_down(&c, c.n - 2, (const uint64_t[]){ id - 1, id - 2 }, 2, why, sizeof why),
 	      "deferred round: %d %s", n, why);
-	CHECK(r.deferred_stops == 1 && r.ndone == RP_BWRW_RANGES, "deferred %llu ranges %u",
+	CHECK(r.deferred_stops == 1 && r.ndone == RP_PERF_BACKWARD_RANGES, "deferred %llu ranges %u",
 	      (unsigned long long)r.deferred_stops, r.ndone);
 	CHECK(syn_tail(&s) == 8, "tail published after a stop");
 	n = bw_drain(&r, &c, 0);
-	CHECK(n == RP_BWRW_RANGES, "final: %d", n);
-	for (int k = 0; k < RP_BWRW_RANGES; k++) /* the older ones, newest first */
-		CHECK(c.items[c.n - RP_BWRW_RANGES + (uint32_t)k].seq == (uint64_t)(2 * (RP_BWRW_RANGES - 1 - k)),
-		      "final item %d: id %llu", k, (unsigned long long)c.items[c.n - RP_BWRW_RANGES + (uint32_t)k].seq);
+	CHECK(n == RP_PERF_BACKWARD_RANGES, "final: %d", n);
+	for (int k = 0; k < RP_PERF_BACKWARD_RANGES; k++) /* the older ones, newest first */
+		CHECK(c.items[c.n - RP_PERF_BACKWARD_RANGES + (uint32_t)k].seq == (uint64_t)(2 * (RP_PERF_BACKWARD_RANGES - 1 - k)),
+		      "final item %d: id %llu", k, (unsigned long long)c.items[c.n - RP_PERF_BACKWARD_RANGES + (uint32_t)k].seq);
 	CHECK(!c.err[0], "%s", c.err);
 	CHECK(c.n == id, "%u delivered of %llu", c.n, (unsigned long long)id);
 	c.synthetic = false; /* ids are seqs here: reuse the exactly-once check */
@@ -1217,7 +1257,7 @@ static void test_bwrw_synthetic(tcase *t)
 	syn_write(&s, 0, 16);
 	syn_write(&s, 1, 0); /* size 0: the core refuses it */
 	syn_write(&s, 2, 16);
-	r.ring.flags = RP_RING_STRICT;
+	r.ring.flags = RP_STRICT;
 	n = bw_drain(&r, &c, 0);
 	CHECK(n == RP_E_HDR_SHORT && c.n == 1 && c.items[0].seq == 2, "strict: %d (%s), %u delivered", n,
 	      rp_strerror(n), c.n);
@@ -1302,7 +1342,7 @@ static void test_bwrw_concurrent(tcase *t)
 		c.drain_n = 0;
 		c.have_last = false;
 		c.stop_after = done ? 0 : stop_pattern[drains % 5];
-		int n = rp_backward_rw_drain(&o.bw, bw_conc_fn, &c);
+		int n = rp_perf_backward_drain(&o.bw, bw_conc_fn, &c);
 		if (n < 0 || c.err[0]) {
 			a.stop = 1;
 			pthread_join(th, NULL);
@@ -1321,10 +1361,10 @@ static void test_bwrw_concurrent(tcase *t)
 	c.drain_n = 0;
 	c.stop_after = 0;
 	c.have_last = false;
-	CHECK(rp_backward_rw_drain(&o.bw, bw_conc_fn, &c) >= 0, "drain");
+	CHECK(rp_perf_backward_drain(&o.bw, bw_conc_fn, &c) >= 0, "drain");
 	CHECK(fixture_run(o.f.prog_perf, 1, o.cpu) == 0, "flush");
 	c.have_last = false;
-	CHECK(rp_backward_rw_drain(&o.bw, bw_conc_fn, &c) >= 1, "final drain");
+	CHECK(rp_perf_backward_drain(&o.bw, bw_conc_fn, &c) >= 1, "final drain");
 	CHECK(!c.err[0], "%s", c.err);
 	CHECK(fixture_ctl(&o.f, &ctl) == 0, "ctl");
 	printf("# backward rw concurrent: %d drains (%d stopped early), %llu samples, %llu lost; "
@@ -1344,6 +1384,196 @@ out:
 	bw_close(&o);
 }
 
+/* ---- ringbuf corruption policy, callback errors, batch API ------------- */
+
+static void set_consumer_pos(rp_bpf_ringbuf *rb, uint64_t v)
+{
+	__atomic_store_n((unsigned long *)rb->cons_page, (unsigned long)v, __ATOMIC_RELEASE);
+}
+
+/* consumer_pos is the one word userspace can write.  Moved back to 0 (a
+ * stray writer, a second consumer), the old records must not come again;
+ * moved 2^40 ahead, nothing is skipped and no counter wraps; in both cases
+ * consumer_pos is restored and the next committed record is delivered. */
+static void test_ringbuf_consumer_pos_corrupt(tcase *t)
+{
+	fixture f;
+	rp_bpf_ringbuf rb;
+	rb_check chk = { .strict = false };
+	bool mapped = false;
+	struct rbt_ctl ctl;
+	uint64_t before;
+	int n, err = fixture_open(&f, 64 * 1024);
+	if (bpf_refused) {
+		tskip(t, "bpf()", bpf_refused);
+		return;
+	}
+	CHECK(err == 0, "fixture: %s", rp_strerror(err));
+	err = rp_bpf_ringbuf_map(&rb, f.rb_fd, rb_check_fn, &chk, 0);
+	CHECK(err == 0, "map: %s", rp_strerror(err));
+	mapped = true;
+	CHECK(fixture_run(f.prog_rb, 8, -1) == 0, "run");
+	n = rp_bpf_ringbuf_consume(&rb, 0);
+	CHECK(n > 0 && !chk.err[0], "first consume %d %s", n, chk.err);
+	before = chk.delivered;
+
+	set_consumer_pos(&rb, 0);
+	n = rp_bpf_ringbuf_consume(&rb, 0);
+	CHECK(n == 0 && chk.delivered == before && !chk.err[0],
+	      "consumer_pos moved back: %d records delivered again %s", n, chk.err);
+	CHECK(rb.stats.corrupt == 1 && rb.stats.last_error == RP_E_CONSUMER_POS,
+	      "corrupt %llu last %d", (unsigned long long)rb.stats.corrupt, rb.stats.last_error);
+	CHECK(rp_bpf_ringbuf_consumer(&rb) == rp_bpf_ringbuf_producer(&rb), "consumer_pos not restored");
+	CHECK(fixture_run(f.prog_rb, 8, -1) == 0, "run");
+	n = rp_bpf_ringbuf_consume(&rb, 0);
+	CHECK(n > 0 && !chk.err[0], "after restore: %d %s", n, chk.err);
+
+	const uint64_t cons = rp_bpf_ringbuf_consumer(&rb);
+	set_consumer_pos(&rb, cons + (1ull << 40));
+	CHECK(fixture_run(f.prog_rb, 4, -1) == 0, "run"); /* refused by the kernel: ring looks full */
+	n = rp_bpf_ringbuf_consume(&rb, 0);
+	CHECK(n == 0 && rb.stats.corrupt == 2 && rb.stats.resynced_bytes == 0,
+	      "2^40 ahead: %d, corrupt %llu resynced %llu", n, (unsigned long long)rb.stats.corrupt,
+	      (unsigned long long)rb.stats.resynced_bytes);
+	CHECK(rp_bpf_ringbuf_consumer(&rb) == cons, "consumer_pos %#llx, want %#llx",
+	      (unsigned long long)rp_bpf_ringbuf_consumer(&rb), (unsigned long long)cons);
+	CHECK(fixture_ctl(&f, &ctl) == 0, "ctl");
+	before = ctl.submitted;
+	CHECK(fixture_run(f.prog_rb, 8, -1) == 0, "run");
+	CHECK(fixture_ctl(&f, &ctl) == 0 && ctl.submitted > before, "nothing submitted after restore");
+	const uint64_t had = chk.delivered;
+	n = rp_bpf_ringbuf_consume(&rb, 0);
+	CHECK(n > 0 && chk.delivered - had == ctl.submitted - before && !chk.err[0],
+	      "next records: %d of %llu %s", n, (unsigned long long)(ctl.submitted - before), chk.err);
+	CHECK(rb.stats.corrupt == 2 && rb.stats.resynced_bytes == 0, "corrupt %llu",
+	      (unsigned long long)rb.stats.corrupt);
+out:
+	if (mapped)
+		rp_bpf_ringbuf_unmap(&rb);
+	fixture_close(&f);
+}
+
+static int fail42(void *ctx, const void *data, uint32_t len)
+{
+	(void)data;
+	(void)len;
+	(*(int *)ctx)++;
+	return -42;
+}
+
+typedef struct rb_batches {
+	unsigned calls, records, bad;
+	uint32_t max_n;
+} rb_batches;
+
+static int rb_batch_fn(void *ctx, const rp_rb_record *recs, uint32_t n)
+{
+	rb_batches *b = ctx;
+	b->calls++;
+	b->records += n;
+	if (n > b->max_n)
+		b->max_n = n;
+	for (uint32_t i = 0; i < n; i++)
+		if (recs[i].discarded || (recs[i].len >= 8 && RBT_KIND(rd64(recs[i].data.p0)) == RBT_DISCARD40))
+			b->bad++;
+	return 0;
+}
+
+/* A callback's -42 comes out of set poll/consume (libbpf's
+ * ring_buffer__poll does the same); the batch API makes one call per
+ * batch; consume_n and consume_ring bound the work. */
+static void test_ringbuf_set_errors_and_batch(tcase *t)
+{
+	fixture f, g;
+	rp_bpf_ringbuf_set *set = NULL;
+	rb_batches b = { 0, 0, 0, 0 };
+	int calls = 0, n, err = fixture_open(&f, 64 * 1024);
+	bool g_open = false;
+	if (bpf_refused) {
+		tskip(t, "bpf()", bpf_refused);
+		return;
+	}
+	CHECK(err == 0, "fixture: %s", rp_strerror(err));
+	err = fixture_open(&g, 64 * 1024);
+	CHECK(err == 0, "fixture 2: %s", rp_strerror(err));
+	g_open = true;
+	CHECK(rp_bpf_ringbuf_set_new(&set) == 0, "set");
+	CHECK(rp_bpf_ringbuf_set_add(set, f.rb_fd, fail42, &calls, 1u << 9) == -EINVAL,
+	      "unknown flag bit accepted");
+	CHECK(rp_bpf_ringbuf_set_add(set, f.rb_fd, fail42, &calls, RP_PERF_OVERWRITE) == -EINVAL,
+	      "perf-only flag accepted");
+	CHECK(rp_bpf_ringbuf_set_add(set, f.rb_fd, fail42, &calls, 0) == 0, "add 0");
+	CHECK(rp_bpf_ringbuf_set_add_batch(set, g.rb_fd, rb_batch_fn, &b, RP_STRICT) == 1, "add 1");
+	CHECK(fixture_run(f.prog_rb, 4, -1) == 0 && fixture_run(g.prog_rb, 200, -1) == 0, "run");
+	n = rp_bpf_ringbuf_set_consume(set);
+	CHECK(n == -42 && calls == 1, "callback -42: consume gave %d after %d calls", n, calls);
+	CHECK(rp_bpf_ringbuf_avail(rp_bpf_ringbuf_set_ring(set, 0)) > 0, "ring 0 had more");
+	n = rp_bpf_ringbuf_set_consume_ring(set, 1, 10);
+	CHECK(n == 10 && b.records == 10, "consume_ring 10: %d", n);
+	n = rp_bpf_ringbuf_set_consume_ring(set, 1, 0);
+	CHECK(n > 0 && b.bad == 0 && b.max_n <= RP_BPF_RINGBUF_BATCH, "batch: %d, %u bad", n, b.bad);
+	CHECK(b.calls < b.records / 8, "%u calls for %u records", b.calls, b.records);
+	CHECK(rp_bpf_ringbuf_avail(rp_bpf_ringbuf_set_ring(set, 1)) == 0, "ring 1 drained");
+	CHECK(rp_bpf_ringbuf_set_error(set, 1) == 0 && rp_bpf_ringbuf_set_error(set, 2) == -EINVAL,
+	      "ring errors");
+out:
+	rp_bpf_ringbuf_set_free(set);
+	if (g_open)
+		fixture_close(&g);
+	fixture_close(&f);
+}
+
+static int count_fn(void *ctx, const void *data, uint32_t len)
+{
+	(void)data;
+	(void)len;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+/* Strict rings in a set: a ring whose walk fails (here its consumer
+ * position knocked off the record grid, as a consumer bug would) stops
+ * alone with its status; the other ring keeps draining; an explicit resync
+ * lets it go on. */
+static void test_ringbuf_strict_set(tcase *t)
+{
+	fixture f, g;
+	rp_bpf_ringbuf_set *set = NULL;
+	int a = 0, b = 0, n, err = fixture_open(&f, 64 * 1024);
+	bool g_open = false;
+	if (bpf_refused) {
+		tskip(t, "bpf()", bpf_refused);
+		return;
+	}
+	CHECK(err == 0, "fixture: %s", rp_strerror(err));
+	err = fixture_open(&g, 64 * 1024);
+	CHECK(err == 0, "fixture 2: %s", rp_strerror(err));
+	g_open = true;
+	CHECK(rp_bpf_ringbuf_set_new(&set) == 0, "set");
+	CHECK(rp_bpf_ringbuf_set_add(set, f.rb_fd, count_fn, &a, RP_STRICT) == 0, "add 0");
+	CHECK(rp_bpf_ringbuf_set_add(set, g.rb_fd, count_fn, &b, RP_STRICT) == 1, "add 1");
+	CHECK(fixture_run(f.prog_rb, 8, -1) == 0 && fixture_run(g.prog_rb, 8, -1) == 0, "run");
+	rp_bpf_ringbuf_set_ring(set, 0)->consumer += 4;
+	n = rp_bpf_ringbuf_set_consume(set);
+	CHECK(n == RP_E_RB_ALIGN && rp_bpf_ringbuf_set_error(set, 0) == RP_E_RB_ALIGN &&
+	      rp_bpf_ringbuf_set_error(set, 1) == 0, "consume %d, errors %d %d", n,
+	      rp_bpf_ringbuf_set_error(set, 0), rp_bpf_ringbuf_set_error(set, 1));
+	CHECK(a == 0 && b > 0, "delivered %d + %d", a, b);
+	const int b1 = b;
+	CHECK(fixture_run(g.prog_rb, 8, -1) == 0, "run");
+	n = rp_bpf_ringbuf_set_consume(set);
+	CHECK(n == RP_E_RB_ALIGN && b > b1 && a == 0, "stopped ring: %d, other ring %d", n, b - b1);
+	CHECK(rp_bpf_ringbuf_set_resync(set, 0) == 0 && rp_bpf_ringbuf_set_error(set, 0) == 0, "resync");
+	CHECK(fixture_run(f.prog_rb, 8, -1) == 0, "run");
+	n = rp_bpf_ringbuf_set_consume(set);
+	CHECK(n > 0 && a == n, "after resync: %d, ring 0 got %d", n, a);
+out:
+	rp_bpf_ringbuf_set_free(set);
+	if (g_open)
+		fixture_close(&g);
+	fixture_close(&f);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -1356,10 +1586,14 @@ int main(int argc, char **argv)
 		{ "overwrite ring: newest first, overwrite accounting, LOST after pause", test_overwrite_phases },
 		{ "overwrite ring read while a producer writes", test_overwrite_concurrent },
 		{ "backward rw ring: round trip newest first, head goes down, tail follows", test_bwrw_roundtrip },
+		{ "backward rw ring: bad data_head (misaligned, 2^40 away) not published as data_tail", test_bwrw_bad_head },
 		{ "backward rw ring: full ring drops with -ENOSPC, LOST after the drain", test_bwrw_full },
 		{ "backward rw ring: callback stops deliver every record exactly once", test_bwrw_stop },
 		{ "backward rw ring drained (with early stops) while a producer writes", test_bwrw_concurrent },
 		{ "backward rw ring: synthetic ring, u64 wrap, skip ranges, deferred stop, corruption", test_bwrw_synthetic },
+		{ "ringbuf consumer_pos moved back / 2^40 ahead: restored, nothing redelivered or skipped", test_ringbuf_consumer_pos_corrupt },
+		{ "ringbuf strict set: a failing ring stops alone, the other drains, explicit resync", test_ringbuf_strict_set },
+		{ "ringbuf set: callback error returned, batch API, consume_ring with a bound", test_ringbuf_set_errors_and_batch },
 	};
 	const int n = (int)(sizeof tests / sizeof tests[0]);
 

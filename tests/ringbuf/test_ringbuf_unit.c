@@ -311,6 +311,79 @@ static void rb_u64_wrap(void **state)
 	assert_int_equal(recs[1].pos, 16);
 }
 
+/* Positions across 2^64 with the ring exactly full (producer - consumer ==
+ * size, mod 2^64): nothing is an overrun and every record comes out. */
+static void rb_full_across_2_64(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(256, 0);
+	uint8_t p[56];
+	fill_payload(p, 56, 11);
+	uint64_t cons = (uint64_t)0 - 64;
+	uint64_t pos = cons;
+	for (int k = 0; k < 4; k++)
+		pos += tb_rb_put(ring_mem, 256, pos, 56, p); /* 64 bytes each */
+	assert_int_equal(pos, 192);
+	rp_rb_record recs[8];
+	uint64_t disc;
+	uint32_t n;
+	assert_int_equal(rp_ringbuf_drain(&r, pos, &cons, recs, 8, &n, &disc), RP_EMPTY);
+	assert_int_equal(n, 4);
+	assert_int_equal(cons, 192);
+	for (int k = 0; k < 4; k++) {
+		assert_int_equal(recs[k].pos, (uint64_t)0 - 64 + 64u * (uint64_t)k);
+		assert_payload(recs[k].data, 56, 11);
+	}
+	/* one byte more than the ring, across 2^64: an overrun */
+	cons = (uint64_t)0 - 64;
+	rp_rb_record rec = canary_rec();
+	assert_int_equal(rp_ringbuf_next(&r, 200, &cons, &rec), RP_E_RB_OVERRUN);
+	assert_rec_untouched(&rec);
+	/* one record that ends exactly at producer == 0, just past 2^64 */
+	cons = (uint64_t)0 - 16;
+	tb_rb_put(ring_mem, 256, cons, 8, p);
+	rec = canary_rec();
+	assert_int_equal(rp_ringbuf_next(&r, 0, &cons, &rec), RP_OK);
+	assert_int_equal(rec.len, 8);
+	assert_int_equal(cons, 0);
+	assert_int_equal(rp_ringbuf_next(&r, 0, &cons, &rec), RP_EMPTY);
+}
+
+/* Header words at the edges of the busy, discard and length fields.  The
+ * ring claims 2^31 bytes so that a 2^30-byte record fits; the walk reads
+ * only the 8-byte header at offset 0 (ring_mem), never the data. */
+static void rb_header_word_edges(void **state)
+{
+	(void)state;
+	mk_ring(256, 0);
+	rp_ring big = { ring_mem, 1ull << 31 };
+	static const struct { uint32_t word; int status; bool discarded; uint32_t len; } cases[] = {
+		{ 0x3fffffffu, RP_OK, false, 0x3fffffffu },      /* largest length, kept */
+		{ 0x7ffffffeu, RP_OK, true, 0x3ffffffeu },       /* discard bit, large length */
+		{ 0x7fffffffu, RP_OK, true, 0x3fffffffu },       /* every bit below busy */
+		{ 0x40000000u, RP_OK, true, 0 },                 /* discard bit, empty */
+		{ 0x7ffffff8u, RP_E_RB_LEN, false, 0 },          /* not busy: length past producer */
+		{ 0x80000000u, RP_BUSY, false, 0 },              /* busy bit alone */
+		{ 0xc0000008u, RP_BUSY, false, 0 },              /* busy and discard */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		tb_put(ring_mem, 256, 0, &cases[i].word, 4);
+		uint64_t cons = 0;
+		const uint64_t prod = cases[i].status == RP_E_RB_LEN ? 1024 : (1ull << 30) + 8;
+		rp_rb_record rec = canary_rec();
+		assert_int_equal(rp_ringbuf_next(&big, prod, &cons, &rec), cases[i].status);
+		if (cases[i].status != RP_OK) {
+			assert_int_equal(cons, 0);
+			assert_rec_untouched(&rec);
+			continue;
+		}
+		assert_int_equal(rec.len, cases[i].len);
+		assert_int_equal(rec.discarded, cases[i].discarded);
+		assert_int_equal(rec.size, ((uint64_t)cases[i].len + 7u) / 8u * 8u + 8u);
+		assert_int_equal(cons, rec.size);
+	}
+}
+
 static void rb_drain_more_and_zero_max(void **state)
 {
 	(void)state;
@@ -534,6 +607,78 @@ static void bw_copy_not_alias(void **state)
 	assert_int_equal(rec.size, 24);
 }
 
+/* head just below 2^64: the records' positions (head + walked, mod 2^64)
+ * pass 2^64 in the middle of the walk.  Every field of every record is
+ * checked, from rp_backward_next into a canary and from the drain. */
+static void bw_pos_past_2_64(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(128, 0);
+	const uint64_t head = (uint64_t)0 - 16;
+	static const uint16_t sizes[] = { 16, 24, 32, 8, 40 };
+	uint8_t b[64];
+	uint64_t w = 0;
+	for (int k = 0; k < 5; k++) {
+		fill_payload(b, sizes[k] - 8u, 20u + (uint32_t)k);
+		tb_perf_put(ring_mem, 128, head + w, 9u + 0x10000u * (uint32_t)k, (uint16_t)(100 + k), sizes[k], b);
+		w += sizes[k];
+	}
+	/* 120 bytes used; bytes 120..127 after them stay zero: END_ZERO */
+	uint8_t scratch[128];
+	uint64_t walked = 0;
+	w = 0;
+	for (int k = 0; k < 5; k++) {
+		rp_record rec = canary_prec();
+		assert_int_equal(rp_backward_next(&r, head, &walked, scratch, sizeof scratch, &rec), RP_OK);
+		assert_int_equal(rec.pos, head + w); /* wraps: -16, 0, 24, 56, 64 */
+		assert_int_equal(rec.type, 9u + 0x10000u * (uint32_t)k); /* types above 2^16 too */
+		assert_int_equal(rec.misc, 100 + k);
+		assert_int_equal(rec.size, sizes[k]);
+		assert_ptr_equal(rec.body.p0, scratch);
+		assert_ptr_equal(rec.body.p1, scratch);
+		assert_int_equal(rec.body.n0, sizes[k] - 8u);
+		assert_int_equal(rec.body.n1, 0);
+		assert_payload(rec.body, sizes[k] - 8u, 20u + (uint32_t)k);
+		w += sizes[k];
+		assert_int_equal(walked, w);
+	}
+	rp_record end = canary_prec();
+	assert_int_equal(rp_backward_next(&r, head, &walked, scratch, sizeof scratch, &end), RP_BW_END_ZERO);
+	assert_int_equal(walked, 120);
+	/* the drain: the same records, in a canary-filled array */
+	rp_record recs[8];
+	memset(recs, 0x5a, sizeof recs);
+	uint32_t n = 99;
+	walked = 0;
+	assert_int_equal(rp_backward_drain(&r, head, &walked, scratch, sizeof scratch, recs, 8, &n),
+	                 RP_BW_END_ZERO);
+	assert_int_equal(n, 5);
+	assert_int_equal(walked, 120);
+	w = 0;
+	for (int k = 0; k < 5; k++) {
+		assert_int_equal(recs[k].pos, head + w);
+		assert_int_equal(recs[k].type, 9u + 0x10000u * (uint32_t)k);
+		assert_int_equal(recs[k].misc, 100 + k);
+		assert_int_equal(recs[k].size, sizes[k]);
+		assert_int_equal(recs[k].body.n0, sizes[k] - 8u);
+		assert_int_equal(recs[k].body.n1, 0);
+		assert_ptr_equal(recs[k].body.p1, recs[k].body.p0);
+		assert_payload(recs[k].body, sizes[k] - 8u, 20u + (uint32_t)k);
+		w += sizes[k];
+	}
+	/* the largest head: the first record at 2^64 - 8, the next at 0 */
+	mk_ring(128, 0);
+	tb_perf_put(ring_mem, 128, (uint64_t)0 - 8, 7, 0, 8, NULL);
+	tb_perf_put(ring_mem, 128, 0, 7, 1, 16, b);
+	walked = 0;
+	rp_record rec = canary_prec();
+	assert_int_equal(rp_backward_next(&r, (uint64_t)0 - 8, &walked, scratch, sizeof scratch, &rec), RP_OK);
+	assert_int_equal(rec.pos, (uint64_t)0 - 8);
+	assert_int_equal(rp_backward_next(&r, (uint64_t)0 - 8, &walked, scratch, sizeof scratch, &rec), RP_OK);
+	assert_int_equal(rec.pos, 0);
+	assert_int_equal(rec.misc, 1);
+}
+
 static void status_texts(void **state)
 {
 	(void)state;
@@ -563,6 +708,8 @@ int main(void)
 		cmocka_unit_test(rb_misaligned),
 		cmocka_unit_test(rb_overrun),
 		cmocka_unit_test(rb_u64_wrap),
+		cmocka_unit_test(rb_full_across_2_64),
+		cmocka_unit_test(rb_header_word_edges),
 		cmocka_unit_test(rb_drain_more_and_zero_max),
 		cmocka_unit_test(rb_full_ring_of_records),
 		cmocka_unit_test(bw_newest_first_zero_stop),
@@ -572,6 +719,7 @@ int main(void)
 		cmocka_unit_test(bw_misaligned),
 		cmocka_unit_test(bw_scratch_too_small),
 		cmocka_unit_test(bw_copy_not_alias),
+		cmocka_unit_test(bw_pos_past_2_64),
 		cmocka_unit_test(status_texts),
 	};
 	return cmocka_run_group_tests_name("ringbuf-unit", tests, NULL, NULL);

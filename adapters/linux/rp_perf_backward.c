@@ -1,4 +1,4 @@
-#include "rp_backward_rw_linux.h"
+#include "rp_perf_backward.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -8,20 +8,20 @@
 
 enum { BWRW_BATCH = 64 };
 
-int rp_backward_rw_map(rp_backward_rw_ring *r, int fd, uint32_t data_pages,
+int rp_perf_backward_map(rp_perf_backward_ring *r, int fd, uint32_t data_pages,
                        unsigned flags)
 {
 	if (!r)
 		return -EINVAL;
 	memset(r, 0, sizeof *r);
-	if (flags & ~(unsigned)RP_RING_STRICT)
+	if (flags & ~(unsigned)RP_STRICT)
 		return -EINVAL;
-	/* flags without RP_RING_OVERWRITE: PROT_READ | PROT_WRITE, and
+	/* flags without RP_PERF_OVERWRITE: PROT_READ | PROT_WRITE, and
 	 * ring.tail starts at the control page's data_tail */
 	return rp_perf_ring_map(&r->ring, fd, data_pages, flags);
 }
 
-void rp_backward_rw_unmap(rp_backward_rw_ring *r)
+void rp_perf_backward_unmap(rp_perf_backward_ring *r)
 {
 	if (!r)
 		return;
@@ -31,10 +31,10 @@ void rp_backward_rw_unmap(rp_backward_rw_ring *r)
 
 /* The remembered ranges must be ordered, disjoint and inside
  * [head, head + span), span = data_tail - head. */
-static bool ranges_valid(const rp_backward_rw_ring *r, uint64_t head, uint64_t span)
+static bool ranges_valid(const rp_perf_backward_ring *r, uint64_t head, uint64_t span)
 {
 	uint64_t prev = 0;
-	if (r->ndone > RP_BWRW_RANGES)
+	if (r->ndone > RP_PERF_BACKWARD_RANGES)
 		return false;
 	for (uint32_t i = 0; i < r->ndone; i++) {
 		const uint64_t lo = r->done[i].lo - head, hi = r->done[i].hi - head;
@@ -45,7 +45,7 @@ static bool ranges_valid(const rp_backward_rw_ring *r, uint64_t head, uint64_t s
 	return true;
 }
 
-static bool in_done(const rp_backward_rw_ring *r, uint64_t head, uint64_t pos)
+static bool in_done(const rp_perf_backward_ring *r, uint64_t head, uint64_t pos)
 {
 	const uint64_t d = pos - head;
 	for (uint32_t i = 0; i < r->ndone; i++)
@@ -57,8 +57,8 @@ static bool in_done(const rp_backward_rw_ring *r, uint64_t head, uint64_t pos)
 /* Everything in [head, end) has now been delivered (by this drain or an
  * earlier one): replace the ranges it covers by one [head, end'), merging
  * an adjacent one.  false (nothing changed) if that needs more than
- * RP_BWRW_RANGES ranges. */
-static bool remember(rp_backward_rw_ring *r, uint64_t head, uint64_t end)
+ * RP_PERF_BACKWARD_RANGES ranges. */
+static bool remember(rp_perf_backward_ring *r, uint64_t head, uint64_t end)
 {
 	uint64_t de = end - head;
 	uint32_t i = 0;
@@ -72,7 +72,7 @@ static bool remember(rp_backward_rw_ring *r, uint64_t head, uint64_t end)
 		i++;
 	}
 	const uint32_t keep = r->ndone - i;
-	if (keep + 1 > RP_BWRW_RANGES)
+	if (keep + 1 > RP_PERF_BACKWARD_RANGES)
 		return false;
 	memmove(&r->done[1], &r->done[i], keep * sizeof r->done[0]);
 	r->done[0].lo = head;
@@ -81,24 +81,29 @@ static bool remember(rp_backward_rw_ring *r, uint64_t head, uint64_t end)
 	return true;
 }
 
-static void publish(rp_backward_rw_ring *r, uint64_t head)
+static void publish(rp_perf_backward_ring *r, uint64_t head)
 {
 	r->ring.tail = head;
 	r->ndone = 0;
 	rp_perf_ring_commit(&r->ring);
 }
 
-int rp_backward_rw_drain(rp_backward_rw_ring *r, rp_record_fn fn, void *ctx)
+int rp_perf_backward_drain(rp_perf_backward_ring *r, rp_perf_ring_fn fn, void *ctx)
 {
 	rp_record batch[BWRW_BATCH];
 	uint64_t delivered = 0;
 	bool want_stop = false, stopped = false, deferred = false;
 	int result = 0;
 
-	if (!r || !r->ring.base || !fn || (r->ring.flags & RP_RING_OVERWRITE))
+	if (!r || !r->ring.base || !fn || (r->ring.flags & RP_PERF_OVERWRITE))
 		return -EINVAL;
 	const uint64_t head = rp_perf_ring_head(&r->ring);
 	const uint64_t tail = r->ring.tail; /* we are data_tail's only writer */
+	if (r->ring.bad_head_seen) {
+		if (head == r->ring.bad_head)
+			return 0; /* the untrusted head is still there: counted already */
+		r->ring.bad_head_seen = 0;
+	}
 	if (!ranges_valid(r, head, tail - head))
 		r->ndone = 0;
 	uint64_t cur = head;
@@ -111,7 +116,7 @@ int rp_backward_rw_drain(rp_backward_rw_ring *r, rp_record_fn fn, void *ctx)
 			const rp_record *rec = &batch[k];
 			if (in_done(r, head, rec->pos))
 				continue;
-			rp_ring_stats_add(&r->stats, rec);
+			rp_perf_stats_add(&r->stats, rec, 1);
 			delivered++;
 			if (fn(ctx, rec) != 0)
 				want_stop = true;
@@ -129,12 +134,22 @@ int rp_backward_rw_drain(rp_backward_rw_ring *r, rp_record_fn fn, void *ctx)
 		if (st < 0) {
 			r->stats.corrupt++;
 			r->stats.last_error = st;
-			if ((r->ring.flags & RP_RING_STRICT) &&
+			if ((r->ring.flags & RP_STRICT) &&
 			    (cur == head || remember(r, head, cur)))
 				return st; /* nothing published, nothing forgotten */
-			r->stats.resynced_bytes += tail - cur;
+			if ((head & 7) || tail - head > r->ring.data.size) {
+				/* data_head is not what the kernel can have written
+				 * (misaligned, or more than the ring below data_tail):
+				 * publish nothing; its next record republishes a sane
+				 * data_head */
+				r->ring.bad_head = head;
+				r->ring.bad_head_seen = 1;
+				result = (r->ring.flags & RP_STRICT) ? st : 0;
+				break;
+			}
+			r->stats.resynced_bytes += tail - cur; /* < ring size: cannot wrap */
 			publish(r, head);
-			result = (r->ring.flags & RP_RING_STRICT) ? st : 0;
+			result = (r->ring.flags & RP_STRICT) ? st : 0;
 			break;
 		}
 		if (st == RP_EMPTY || cur == start) {

@@ -1,4 +1,4 @@
-#include "rp_overwrite_linux.h"
+#include "rp_perf_overwrite.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -11,15 +11,15 @@
 
 #define RP_OW_BATCH 32
 
-int rp_overwrite_map(rp_overwrite_ring *ow, int fd, uint32_t data_pages)
+int rp_perf_overwrite_map(rp_perf_overwrite_ring *ow, int fd, uint32_t data_pages)
 {
 	if (!ow)
 		return -EINVAL;
 	memset(ow, 0, sizeof *ow);
-	int err = rp_perf_ring_map(&ow->ring, fd, data_pages, RP_RING_OVERWRITE);
+	int err = rp_perf_ring_map(&ow->ring, fd, data_pages, RP_PERF_OVERWRITE);
 	if (err)
 		return err;
-	ow->scratch = malloc(RP_OVERWRITE_SCRATCH);
+	ow->scratch = malloc(RP_PERF_OVERWRITE_SCRATCH);
 	if (!ow->scratch) {
 		rp_perf_ring_unmap(&ow->ring);
 		return -ENOMEM;
@@ -28,7 +28,7 @@ int rp_overwrite_map(rp_overwrite_ring *ow, int fd, uint32_t data_pages)
 	return 0;
 }
 
-void rp_overwrite_unmap(rp_overwrite_ring *ow)
+void rp_perf_overwrite_unmap(rp_perf_overwrite_ring *ow)
 {
 	if (!ow)
 		return;
@@ -37,11 +37,11 @@ void rp_overwrite_unmap(rp_overwrite_ring *ow)
 	ow->scratch = NULL;
 }
 
-int rp_overwrite_read(rp_overwrite_ring *ow, rp_record_fn fn, void *ctx,
-                      rp_overwrite_report *rep)
+int rp_perf_overwrite_read(rp_perf_overwrite_ring *ow, rp_perf_ring_fn fn, void *ctx,
+                      rp_perf_overwrite_report *rep)
 {
 	rp_record recs[RP_OW_BATCH];
-	rp_overwrite_report r;
+	rp_perf_overwrite_report r;
 
 	if (!ow || !ow->ring.base || !ow->scratch || !fn)
 		return -EINVAL;
@@ -63,7 +63,7 @@ int rp_overwrite_read(rp_overwrite_ring *ow, rp_record_fn fn, void *ctx,
 		uint64_t next = walked;
 		uint32_t n = 0;
 		const rp_status st = rp_backward_drain(data, r.head, &next, ow->scratch,
-		                                       RP_OVERWRITE_SCRATCH, recs, RP_OW_BATCH, &n);
+		                                       RP_PERF_OVERWRITE_SCRATCH, recs, RP_OW_BATCH, &n);
 		uint64_t at = walked;
 		for (uint32_t i = 0; i < n && !stopped; i++) {
 			if (at >= limit) {
@@ -72,19 +72,16 @@ int rp_overwrite_read(rp_overwrite_ring *ow, rp_record_fn fn, void *ctx,
 			}
 			const rp_record *rec = &recs[i];
 			rp_lost lost;
-			if (rec->type == RP_RECORD_LOST && rp_lost_view(rec, &lost) == RP_OK) {
+			if (rec->type == RP_RECORD_LOST && rp_lost_view(rec, &lost) == RP_OK)
 				r.lost += lost.lost;
-				ow->stats.lost += lost.lost;
-				ow->stats.lost_records++;
-			}
 			at += rec->size;
 			r.read_bytes = at;
 			r.records++;
-			ow->stats.records++;
-			ow->stats.bytes += rec->size;
+			rp_perf_stats_add(&ow->stats.perf, rec, 1);
 			if (fn(ctx, rec) != 0) {
 				stopped = true;
-				r.end = RP_OK; /* stopped by the caller */
+				r.stopped = 1;
+				r.end = RP_MORE; /* the caller stopped; older records remain */
 			}
 		}
 		if (stopped)
@@ -94,12 +91,12 @@ int rp_overwrite_read(rp_overwrite_ring *ow, rp_record_fn fn, void *ctx,
 			continue;
 		r.end = st;
 		if (st < 0 && st != RP_BW_END_ZERO && st != RP_BW_END_OVERWRITTEN) {
-			ow->stats.corrupt++;
-			ow->stats.last_error = st;
+			ow->stats.perf.corrupt++;
+			ow->stats.perf.last_error = st;
 		}
 		break;
 	}
-	if (r.end != RP_OK) {
+	if (!r.stopped) {
 		r.overwritten_bytes = r.new_bytes - r.read_bytes;
 		ow->stats.overwritten_bytes += r.overwritten_bytes;
 	}

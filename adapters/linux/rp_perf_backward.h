@@ -1,5 +1,5 @@
 /* Backward non-overwrite perf rings: events opened with
- * attr.write_backward = 1 whose ring is mapped WRITABLE (SPEC.md §5).
+ * attr.write_backward = 1 whose ring is mapped WRITABLE (docs/abi.md).
  *
  * In this mode the kernel writes records at decreasing positions (data_head
  * starts at 0 and goes down as a wrapping u64; each record is laid out front
@@ -15,7 +15,7 @@
  * rp_ring_drain(data, head = data_tail, &cursor = data_head, ...).
  * Reading frees space by moving data_tail DOWN to data_head.
  *
- * Mapping: rp_perf_ring_map(..., flags without RP_RING_OVERWRITE), i.e.
+ * Mapping: rp_perf_ring_map(..., flags without RP_PERF_OVERWRITE), i.e.
  * PROT_READ|PROT_WRITE.  The first mapping of an event decides the mode: the
  * event must not have been mapped read-only before, and must have been
  * opened with write_backward = 1 (the adapter cannot check this).
@@ -36,7 +36,7 @@
  * it completes.  Every record is thus delivered exactly once, newest first
  * within each drain.  While data_tail stays, the kernel keeps dropping what
  * does not fit.
- * The remembered ranges are at most RP_BWRW_RANGES intervals (a new one
+ * The remembered ranges are at most RP_PERF_BACKWARD_RANGES intervals (a new one
  * appears only when a drain stops before reaching the records of the
  * previous ones).  If honouring a stop would need one more, the stop is
  * deferred: the drain keeps delivering until the delivered set fits again
@@ -47,44 +47,56 @@
  * status is counted (stats.corrupt, stats.last_error, stats.resynced_bytes
  * = bytes from the corruption point to data_tail), data_tail is resynced to
  * head, the remembered ranges are cleared and the drain returns its count.
- * With RP_RING_STRICT the drain treats the corruption like a callback stop
+ * A data_head the kernel cannot have written (misaligned, or more than the
+ * ring size below data_tail) is never published: data_tail stays, the bad
+ * value is counted once, and the kernel's next record republishes a sane
+ * data_head.
+ * With RP_STRICT the drain treats the corruption like a callback stop
  * (nothing published, records before it remembered as delivered) and
  * returns the RP_E_* status; the next drain hits it again without
- * re-delivering.  Clear RP_RING_STRICT in ring.flags to resync.  Nothing is
+ * re-delivering.  Clear RP_STRICT in ring.flags to resync.  Nothing is
  * ever delivered twice.
  */
-#ifndef RP_BACKWARD_RW_LINUX_H
-#define RP_BACKWARD_RW_LINUX_H
+#ifndef RP_PERF_BACKWARD_H
+#define RP_PERF_BACKWARD_H
 
 #include <stdint.h>
 
 #include "rp_perf_ring.h"
 
-#define RP_BWRW_RANGES 8
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RP_PERF_BACKWARD_RANGES 8
 
 /* Delivered but unpublished records: ring positions [lo, hi). */
-typedef struct rp_bwrw_range {
+typedef struct rp_perf_backward_range {
 	uint64_t lo, hi;
-} rp_bwrw_range;
+} rp_perf_backward_range;
 
-typedef struct rp_backward_rw_ring {
+typedef struct rp_perf_backward_ring {
 	rp_perf_ring ring;    /* mapped read-write; ring.tail = published data_tail */
-	rp_bwrw_range done[RP_BWRW_RANGES]; /* in walk order (increasing from head) */
+	rp_perf_backward_range done[RP_PERF_BACKWARD_RANGES]; /* in walk order (increasing from head) */
 	uint32_t ndone;
 	uint64_t deferred_stops; /* stops postponed because done[] was full */
-	rp_ring_stats stats;  /* cumulative; ring.stats is unused */
-} rp_backward_rw_ring;
+	rp_perf_stats stats;  /* cumulative; ring.stats is unused */
+} rp_perf_backward_ring;
 
 /* Map fd (a write_backward event) read-write with 1 + data_pages pages
- * (a power of two).  flags: 0 or RP_RING_STRICT; RP_RING_OVERWRITE is
- * refused (-EINVAL): read-only backward rings are rp_overwrite_linux.h. */
-int rp_backward_rw_map(rp_backward_rw_ring *r, int fd, uint32_t data_pages,
+ * (a power of two).  flags: 0 or RP_STRICT; RP_PERF_OVERWRITE is
+ * refused (-EINVAL): read-only backward rings are rp_perf_overwrite.h. */
+int rp_perf_backward_map(rp_perf_backward_ring *r, int fd, uint32_t data_pages,
                        unsigned flags);
-void rp_backward_rw_unmap(rp_backward_rw_ring *r);
+void rp_perf_backward_unmap(rp_perf_backward_ring *r);
 
 /* Deliver the unread records newest first (see above).  Returns the number
  * of records delivered by this call (>= 0), or a negative code: -EINVAL for
  * bad arguments, an RP_E_* status on a corrupt ring in strict mode. */
-int rp_backward_rw_drain(rp_backward_rw_ring *r, rp_record_fn fn, void *ctx);
+int rp_perf_backward_drain(rp_perf_backward_ring *r, rp_perf_ring_fn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

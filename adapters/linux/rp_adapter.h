@@ -1,0 +1,33 @@
+/* Conventions shared by every Linux adapter (perf rings, perf buffer sets,
+ * BPF ring buffers, backward and overwrite perf rings).
+ *
+ * Flags: one bit space for every adapter, so a flag means the same thing
+ * wherever it is accepted; a function rejects bits it does not know with
+ * -EINVAL instead of ignoring them.
+ */
+#ifndef RP_ADAPTER_H
+#define RP_ADAPTER_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum rp_adapter_flags {
+	/* Map a perf ring PROT_READ only, so the kernel overwrites old data
+	 * (write_backward events; rp_perf_overwrite.h).  Perf rings only. */
+	RP_PERF_OVERWRITE = 1u << 0,
+	/* On a corrupt ring, stop that ring and report the RP_E_* status
+	 * instead of resynchronising past the corruption.  Every adapter. */
+	RP_STRICT = 1u << 1,
+};
+
+/* The flags each kind of adapter accepts. */
+#define RP_PERF_RING_FLAGS (RP_PERF_OVERWRITE | RP_STRICT)
+#define RP_PERF_BUFFER_FLAGS (RP_STRICT)
+#define RP_BPF_RINGBUF_FLAGS (RP_STRICT)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
