@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-const unsigned rpb_payloads[4] = { 8, 64, 512, 4000 };
+const unsigned rpb_payloads[RPB_NPAYLOADS] = { 8, 64, 256, 512, 4000 };
 uint8_t rpb_pattern[4096];
 
 int rpb_producer_open(rpb_producer *p, const char *obj_path, const char *map_name, uint32_t rb_bytes)
@@ -89,10 +89,12 @@ double rpb_median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-void rpb_csv(FILE *csv, const char *bench, unsigned payload, const char *impl,
-             double ns_per_record, unsigned long records, int rounds, const char *extra)
+void rpb_put(FILE *csv, const char *bench, unsigned payload, const char *impl, double value,
+             const char *unit, unsigned long records, int rounds, const char *extra)
 {
+	printf("  %-8s %5u B  %-22s %12.2f %s\n", bench, payload, impl, value, unit);
+	fflush(stdout);
 	if (csv)
-		fprintf(csv, "%s,%u,%s,%.2f,%lu,%d,%s\n", bench, payload, impl, ns_per_record,
-		        records, rounds, extra ? extra : "");
+		fprintf(csv, "%s,%u,%s,%.2f,%s,%lu,%d,%s\n", bench, payload, impl, value, unit, records,
+		        rounds, extra ? extra : "");
 }

@@ -10,7 +10,13 @@
 #include <stdio.h>
 
 #define RPB_ROUNDS 15
-extern const unsigned rpb_payloads[4]; /* 8, 64, 512, 4000 */
+#define RPB_NPAYLOADS 5
+/* Records a core consumer decodes per rp_ring_drain call before reading
+ * their payloads: small enough that the batch's headers stay in L1. */
+#ifndef RPB_CORE_BATCH
+#define RPB_CORE_BATCH 16
+#endif
+extern const unsigned rpb_payloads[RPB_NPAYLOADS]; /* 8, 64, 256, 512, 4000 */
 
 typedef struct rpb_producer {
 	struct bpf_object *obj;
@@ -42,13 +48,27 @@ static inline uint64_t rpb_sum(const uint8_t *p, size_t n, uint64_t acc)
 	return acc;
 }
 
-/* CSV: bench,payload,impl,ns_per_record,records,rounds,extra */
-void rpb_csv(FILE *csv, const char *bench, unsigned payload, const char *impl,
-             double ns_per_record, unsigned long records, int rounds, const char *extra);
+/* One result: a CSV row (bench,payload,impl,value,unit,records,rounds,extra)
+ * and a progress line on stdout.  bench/run.sh turns the CSV into the one
+ * table, the chart and the ratios. */
+void rpb_put(FILE *csv, const char *bench, unsigned payload, const char *impl, double value,
+             const char *unit, unsigned long records, int rounds, const char *extra);
 
 int rpb_perf(const char *obj_dir, FILE *csv);
 int rpb_ringbuf(const char *obj_dir, FILE *csv);
 int rpb_floor(FILE *csv);
 int rpb_e2e(const char *obj_dir, FILE *csv);
+
+/* The floor walks, run once each without timing (for callgrind):
+ * 0, or 1 if a walk missed a record or a checksum differs. */
+int rpb_floor_walks(unsigned payload, unsigned long *records);
+struct rp_ring;
+uint64_t rpb_walk_core(const struct rp_ring *ring, uint64_t head, uint64_t tail, unsigned payload,
+                       unsigned long *n, int *err);
+uint64_t rpb_walk_plain(const uint8_t *data, uint64_t head, uint64_t tail, unsigned payload,
+                        unsigned long *n);
+uint64_t rpb_walk_core_decode(const struct rp_ring *ring, uint64_t head, uint64_t tail,
+                              unsigned long *n, int *err);
+uint64_t rpb_walk_plain_decode(const uint8_t *data, uint64_t head, uint64_t tail, unsigned long *n);
 
 #endif

@@ -1,8 +1,11 @@
 /* ringproof-bench: ringproof against libbpf on the same rings.
  *   ringproof-bench [--csv FILE] [--bpf DIR] [perf] [ringbuf] [floor] [e2e]
- * With no benchmark named, all run.  Prints tables; never asserts timings;
- * exits 1 if a consumer misses records or checksums differ. */
+ *   ringproof-bench walks PAYLOAD   (the floor walks once each, for callgrind)
+ * With no benchmark named, all run.  Prints one line per figure and writes
+ * the CSV (bench/run.sh makes the table); never asserts timings; exits 1 if
+ * a consumer misses records or checksums differ. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
@@ -21,6 +24,12 @@ int main(int argc, char **argv)
 	int want[4] = { 0, 0, 0, 0 }, any = 0;
 	const char *names[4] = { "perf", "ringbuf", "floor", "e2e" };
 
+	if (argc == 3 && !strcmp(argv[1], "walks")) {
+		unsigned long records = 0;
+		int rc = rpb_floor_walks((unsigned)strtoul(argv[2], NULL, 10), &records);
+		printf("walks: %lu records\n", records);
+		return rc;
+	}
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
 			csv_path = argv[++i];
@@ -50,7 +59,7 @@ int main(int argc, char **argv)
 			perror(csv_path);
 			return 1;
 		}
-		fprintf(csv, "bench,payload,impl,ns_per_record,records,rounds,extra\n");
+		fprintf(csv, "bench,payload,impl,value,unit,records,rounds,extra\n");
 	}
 	int rc = 0;
 	if (rpb_pin_cpu(0) != 0)

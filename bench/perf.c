@@ -2,9 +2,10 @@
  * perf_buffer owns the ring of CPU 0; BPF_PROG_TEST_RUN fills it with K
  * records; it is drained by ringproof's adapter (rp_perf_ring_drain on a
  * second mapping of the same event: same control page, same data pages), by
- * ringproof's core called directly on libbpf's mapping (no adapter
- * callback layer), or by perf_buffer__consume_buffer.  The order rotates
- * every round; only the drain is timed. */
+ * its batch API (rp_perf_ring_drain_batch: one callback per batch of
+ * records), by ringproof's core called directly on libbpf's mapping (no
+ * adapter callback layer), or by perf_buffer__consume_buffer.  The order
+ * rotates every round; only the drain is timed. */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
@@ -19,11 +20,6 @@
 
 #define PERF_PAGES 1024 /* 4 MiB data area */
 #define MAX_K 16384
-/* Records decoded per rp_ring_drain call before their payloads are read: a
- * small batch keeps the headers in L1 for the payload pass. */
-#ifndef RPB_CORE_BATCH
-#define RPB_CORE_BATCH 16
-#endif
 
 typedef struct consumed {
 	uint64_t sum;
@@ -64,6 +60,26 @@ static int ad_record(void *ctx, const rp_record *rec)
 	return 0;
 }
 
+/* ringproof batch API: one call per batch of records, each viewed and summed */
+static int ad_batch(void *ctx, const rp_record *recs, uint32_t n)
+{
+	consumed *c = ctx;
+	uint64_t sum = c->sum;
+	uint32_t want_max = c->payload;
+	for (uint32_t i = 0; i < n; i++) {
+		rp_bpf_output out;
+		if (rp_bpf_output_view(&recs[i], &out) != RP_OK)
+			continue;
+		uint32_t want = want_max <= out.raw_size ? want_max : out.raw_size;
+		uint32_t a = want <= out.data.n0 ? want : out.data.n0;
+		sum = rpb_sum(out.data.p0, a, sum);
+		sum = rpb_sum(out.data.p1, want - a, sum);
+		c->samples++;
+	}
+	c->sum = sum;
+	return 0;
+}
+
 /* ringproof core: acquire head, rp_ring_drain in batches, view each BPF-output
  * sample, checksum both slices, release-store tail once. */
 static int rp_consume(struct perf_event_mmap_page *pg, const rp_ring *ring, consumed *c)
@@ -95,104 +111,132 @@ static int rp_consume(struct perf_event_mmap_page *pg, const rp_ring *ring, cons
 	return st < 0 ? st : 0;
 }
 
+/* The consumers, in the order of the CSV; the run order rotates. */
+enum { C_ADAPTER, C_BATCH, C_CORE, C_LIBBPF, NCONS };
+static const char *const cons_name[NCONS] = { "rp-adapter", "rp-batch", "rp-core", "libbpf" };
+
+typedef struct perf_bench {
+	rpb_producer prod;
+	struct perf_buffer *pb;
+	consumed lbc; /* libbpf's callbacks write here */
+	struct perf_event_mmap_page *pg;
+	rp_ring ring; /* libbpf's mapping of the CPU 0 ring */
+	rp_perf_ring ad;
+} perf_bench;
+
+/* Drain CPU 0's ring with consumer `who` into *c; returns the ns taken,
+ * or a negative value on a drain error. */
+static double drain(perf_bench *b, int who, consumed *c)
+{
+	int err = 0;
+	uint64_t t0 = 0, t1 = 0;
+	switch (who) {
+	case C_ADAPTER:
+		b->ad.tail = rp_perf_ring_tail(&b->ad); /* the others moved it since */
+		t0 = rpb_ns();
+		err = rp_perf_ring_drain(&b->ad, ad_record, c, 0);
+		t1 = rpb_ns();
+		break;
+	case C_BATCH:
+		b->ad.tail = rp_perf_ring_tail(&b->ad);
+		t0 = rpb_ns();
+		err = rp_perf_ring_drain_batch(&b->ad, ad_batch, c, 0);
+		t1 = rpb_ns();
+		break;
+	case C_CORE:
+		t0 = rpb_ns();
+		err = rp_consume(b->pg, &b->ring, c);
+		t1 = rpb_ns();
+		break;
+	default:
+		b->lbc = *c;
+		t0 = rpb_ns();
+		err = perf_buffer__consume_buffer(b->pb, 0);
+		t1 = rpb_ns();
+		*c = b->lbc;
+		break;
+	}
+	return err < 0 ? -1.0 : (double)(t1 - t0);
+}
+
 int rpb_perf(const char *obj_dir, FILE *csv)
 {
 	char path[4096];
-	rpb_producer prod;
+	static perf_bench b;
 	snprintf(path, sizeof(path), "%s/bench_perf.bpf.o", obj_dir);
-	int err = rpb_producer_open(&prod, path, "bench_events", 0);
+	int err = rpb_producer_open(&b.prod, path, "bench_events", 0);
 	if (err) {
 		fprintf(stderr, "bench perf: loading %s: %s\n", path, strerror(-err));
 		return 1;
 	}
-	consumed lbc;
-	struct perf_buffer *pb = perf_buffer__new(prod.map_fd, PERF_PAGES, lb_sample, lb_lost, &lbc, NULL);
-	if (!pb) {
+	b.pb = perf_buffer__new(b.prod.map_fd, PERF_PAGES, lb_sample, lb_lost, &b.lbc, NULL);
+	if (!b.pb) {
 		fprintf(stderr, "bench perf: perf_buffer__new: %s\n", strerror(errno));
-		rpb_producer_close(&prod);
+		rpb_producer_close(&b.prod);
 		return 1;
 	}
 	void *base;
 	size_t map_size;
-	if (perf_buffer__buffer(pb, 0, &base, &map_size) < 0) {
+	int rc = 0;
+	if (perf_buffer__buffer(b.pb, 0, &base, &map_size) < 0) {
 		fprintf(stderr, "bench perf: perf_buffer__buffer: %s\n", strerror(errno));
-		return 1;
+		rc = 1;
+		goto out;
 	}
-	struct perf_event_mmap_page *pg = base;
-	rp_ring ring = { .data = (const uint8_t *)base + pg->data_offset, .size = pg->data_size };
-	rp_perf_ring ad;
-	err = rp_perf_ring_map(&ad, perf_buffer__buffer_fd(pb, 0), PERF_PAGES, 0);
+	b.pg = base;
+	b.ring = (rp_ring){ .data = (const uint8_t *)base + b.pg->data_offset, .size = b.pg->data_size };
+	err = rp_perf_ring_map(&b.ad, perf_buffer__buffer_fd(b.pb, 0), PERF_PAGES, 0);
 	if (err) {
 		fprintf(stderr, "bench perf: rp_perf_ring_map: %d\n", err);
-		return 1;
+		rc = 1;
+		goto out;
 	}
 
-	printf("\n1. perf ring consumer cost (CPU 0 ring of %llu KiB, %d rounds, A/B alternating)\n",
-	       (unsigned long long)pg->data_size / 1024, RPB_ROUNDS);
-	printf("%8s %8s %8s %14s %14s %14s %8s\n", "payload", "records", "wrapped", "ringproof ns",
-	       "rp core ns", "libbpf ns", "ratio");
-	int rc = 0;
-	for (int pi = 0; pi < 4 && rc == 0; pi++) {
+	printf("perf ring: CPU 0 ring of %llu KiB, %d rounds + 1 warm-up, consumers rotate\n",
+	       (unsigned long long)b.pg->data_size / 1024, RPB_ROUNDS);
+	for (int pi = 0; pi < RPB_NPAYLOADS && rc == 0; pi++) {
 		unsigned size = rpb_payloads[pi];
 		unsigned rec_size = 8 + ((size + 4 + 7) / 8) * 8;
-		unsigned long k = (unsigned long)(pg->data_size * 9 / 10) / rec_size;
+		unsigned long k = (unsigned long)(b.pg->data_size * 9 / 10) / rec_size;
 		if (k > MAX_K)
 			k = MAX_K;
 		uint64_t want = rpb_sum(rpb_pattern, size, 0) * k;
-		double t[3][RPB_ROUNDS];
-		const char *names[3] = { "ringproof", "ringproof-core", "libbpf" };
+		double t[NCONS][RPB_ROUNDS];
 		unsigned long wrapped = 0;
 		for (int r = -1; r < RPB_ROUNDS && rc == 0; r++) { /* round -1 warms up */
-			for (int j = 0; j < 3; j++) {
-				int side = (j + (r < 0 ? 0 : r)) % 3; /* rotate the order */
-				if (rpb_fill(&prod, 0, k, size) != (long)k) {
+			for (int j = 0; j < NCONS; j++) {
+				int who = (j + (r < 0 ? 0 : r)) % NCONS; /* rotate the order */
+				if (rpb_fill(&b.prod, 0, k, size) != (long)k) {
 					fprintf(stderr, "bench perf: the ring did not take %lu records of %u bytes\n", k, size);
 					rc = 1;
 					break;
 				}
 				consumed c = { .payload = size };
-				uint64_t t0 = 0, t1 = 0;
-				if (side == 0) {
-					ad.tail = rp_perf_ring_tail(&ad); /* libbpf moved it since */
-					t0 = rpb_ns();
-					err = rp_perf_ring_drain(&ad, ad_record, &c, 0);
-					t1 = rpb_ns();
-				} else if (side == 1) {
-					t0 = rpb_ns();
-					err = rp_consume(pg, &ring, &c);
-					t1 = rpb_ns();
-				} else {
-					lbc = c;
-					t0 = rpb_ns();
-					err = perf_buffer__consume_buffer(pb, 0);
-					t1 = rpb_ns();
-					c = lbc;
-				}
-				if (err < 0 || c.samples != k || c.sum != want || c.lost) {
-					fprintf(stderr, "bench perf: %s drained %lu/%lu records, checksum %s, lost %lu (err %d)\n",
-					        names[side], c.samples, k, c.sum == want ? "ok" : "WRONG", c.lost, err);
+				double ns = drain(&b, who, &c);
+				if (ns < 0 || c.samples != k || c.sum != want || c.lost) {
+					fprintf(stderr, "bench perf: %s drained %lu/%lu records, checksum %s, lost %lu%s\n",
+					        cons_name[who], c.samples, k, c.sum == want ? "ok" : "WRONG", c.lost,
+					        ns < 0 ? ", drain error" : "");
 					rc = 1;
 					break;
 				}
 				if (r >= 0) {
-					t[side][r] = (double)(t1 - t0) / (double)k;
+					t[who][r] = ns / (double)k;
 					wrapped += c.wrapped;
 				}
 			}
 		}
 		if (rc)
 			break;
-		double m[3];
-		for (int j = 0; j < 3; j++)
-			m[j] = rpb_median(t[j], RPB_ROUNDS);
-		printf("%8u %8lu %8lu %14.1f %14.1f %14.1f %8.2f\n", size, k, wrapped, m[0], m[1], m[2], m[0] / m[2]);
 		char extra[64];
 		snprintf(extra, sizeof(extra), "wrapped=%lu", wrapped);
-		for (int j = 0; j < 3; j++)
-			rpb_csv(csv, "perf", size, names[j], m[j], k, RPB_ROUNDS, j == 1 ? extra : "");
+		for (int j = 0; j < NCONS; j++)
+			rpb_put(csv, "perf", size, cons_name[j], rpb_median(t[j], RPB_ROUNDS), "ns/record", k,
+			        RPB_ROUNDS, j == C_CORE ? extra : "");
 	}
-	rp_perf_ring_unmap(&ad);
-	perf_buffer__free(pb);
-	rpb_producer_close(&prod);
+	rp_perf_ring_unmap(&b.ad);
+out:
+	perf_buffer__free(b.pb);
+	rpb_producer_close(&b.prod);
 	return rc;
 }

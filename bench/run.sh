@@ -1,37 +1,103 @@
 #!/usr/bin/env bash
-# make bench: run every benchmark once, keep the table, the CSV and a chart.
+# make bench: every benchmark in one run, then one table, the CSV and a chart.
 #   bench/run.sh BENCH_BIN BPF_DIR OUT_DIR
+# Writes OUT_DIR/results.csv (bench,payload,impl,value,unit,records,rounds,extra),
+# OUT_DIR/table.txt, OUT_DIR/machine.txt, OUT_DIR/ns_per_record.png and
+# OUT_DIR/callgrind-breakdown.txt.  Timings are reported, never asserted; the
+# run fails only if a consumer misses a record or a checksum differs.
 set -u
 bin=$1 bpf=$2 out=$3
+here=$(dirname "$0")
 mkdir -p "$out"
+csv=$out/results.csv
 {
   echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) CPUs, Linux $(uname -r)"
-  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (other jobs share this machine)"
-} | tee "$out/machine.txt"
-"$bin" --csv "$out/results.csv" --bpf "$bpf" | tee "$out/table.txt"
-rc=${PIPESTATUS[0]}
-echo "CSV: $out/results.csv"
-if command -v gnuplot > /dev/null && [ -s "$out/results.csv" ]; then
-  for impl in ringproof libbpf; do
-    awk -F, -v i="$impl" '$1 == "perf" && $3 == i { print $2, $4 }' "$out/results.csv" > "$out/perf-$impl.dat"
-  done
-  for impl in ringproof libbpf; do
-    awk -F, -v i="$impl" '$1 == "ringbuf" && $3 == i { print $2, $4 }' "$out/results.csv" > "$out/ringbuf-$impl.dat"
-  done
-  plots="'$out/perf-ringproof.dat' using 1:2 with linespoints title 'perf ring: ringproof', '$out/perf-libbpf.dat' using 1:2 with linespoints title 'perf ring: libbpf perf_buffer'"
-  if [ -s "$out/ringbuf-ringproof.dat" ]; then
-    plots="$plots, '$out/ringbuf-ringproof.dat' using 1:2 with linespoints title 'BPF ringbuf: ringproof', '$out/ringbuf-libbpf.dat' using 1:2 with linespoints title 'BPF ringbuf: libbpf ring_buffer'"
-  fi
+  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+} > "$out/machine.txt"
+cat "$out/machine.txt"
+
+start=$(date +%s)
+"$bin" --csv "$csv" --bpf "$bpf"
+rc=$?
+if [ $rc -ne 0 ]; then
+  echo "bench: a consumer delivered wrong records (see above); no table" >&2
+  exit $rc
+fi
+echo "instructions per record (callgrind):"
+bash "$here/callgrind.sh" "$bin" "$out" "$csv" || rc=1
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg); took $(( $(date +%s) - start )) s" | tee -a "$out/machine.txt"
+
+# The one table: each ringproof figure against its reference, the ratio
+# (ringproof / reference; for events/s, reference / ringproof, so that
+# below 1 always means ringproof is cheaper) and the issue's target.
+awk -F, '
+  NR == 1 { next }
+  { v[$1 "," $2 "," $3] = $4; unit[$1] = $5
+    if ($1 == "e2e-wakeup1") { w1[$3] += $4; w1n[$3]++ }
+    if ($1 == "e2e-watermark" && $0 ~ /producer_bound=1/) bound[$3] = 1 }
+  function row(name, bench, size, rp, ref, target,   a, b, ratio, met) {
+    a = v[bench "," size "," rp]; b = v[bench "," size "," ref]
+    if (a == "" || b == "" || a == 0 || b == 0) return
+    ratio = (unit[bench] == "events/s") ? b / a : a / b
+    met = "-"
+    if (target != "") met = (ratio <= target + 0) ? "yes" : "NO"
+    printf "%-40s %5s %11.1f %11.1f %-13s %6.2f %7s %4s\n", name, size, a, b, unit[bench], ratio,
+           target == "" ? "-" : "<=" target, met
+  }
+  END {
+    printf "%-40s %5s %11s %11s %-13s %6s %7s %4s\n", "comparison (ringproof vs reference)", "bytes",
+           "ringproof", "reference", "unit", "ratio", "target", "met"
+    split("8 64 256 512 4000", sz, " ")
+    for (i = 1; i <= 5; i++) row("perf adapter vs libbpf perf_buffer", "perf", sz[i], "rp-adapter", "libbpf", "1.00")
+    for (i = 1; i <= 5; i++) row("perf batch API vs libbpf perf_buffer", "perf", sz[i], "rp-batch", "libbpf", sz[i] <= 64 ? "0.77" : "")
+    for (i = 1; i <= 5; i++) row("perf core direct vs libbpf perf_buffer", "perf", sz[i], "rp-core", "libbpf", "")
+    for (i = 1; i <= 5; i++) row("ringbuf adapter vs libbpf ring_buffer", "ringbuf", sz[i], "rp-adapter", "libbpf", "1.00")
+    for (i = 1; i <= 5; i++) row("ringbuf batch API vs libbpf ring_buffer", "ringbuf", sz[i], "rp-batch", "libbpf", sz[i] <= 64 ? "0.77" : "")
+    for (i = 1; i <= 5; i++) row("core vs plain floor loop", "floor", sz[i], "rp-core", "plain-floor", sz[i] <= 64 ? "1.50" : (sz[i] >= 512 ? "1.10" : ""))
+    for (i = 1; i <= 5; i++) row("core vs floor, instr/record (decode)", "ipr", sz[i], "rp-core", "plain-floor", sz[i] == 8 ? "3.00" : "")
+    for (i = 1; i <= 5; i++) row("core vs floor, instr/rec (+checksum)", "ipr", sz[i], "rp-core+checksum", "plain-floor+checksum", "")
+    if (w1n["rp-perf-buffer"] && w1n["libbpf"]) {
+      v["w1,64,rp"] = w1["rp-perf-buffer"] / w1n["rp-perf-buffer"]; v["w1,64,lb"] = w1["libbpf"] / w1n["libbpf"]
+      unit["w1"] = "events/s"
+      row("e2e, wakeup per record (mean of 2)", "w1", 64, "rp", "lb", "")
+    }
+    row("e2e, watermark 1/4: max lossless", "e2e-watermark", 64, "rp-perf-buffer", "libbpf", "")
+    if (bound["rp-perf-buffer"] || bound["libbpf"])
+      printf "  (e2e watermark: producer-bound for%s%s: that reader kept up with the fastest the producer CPU emits)\n",
+             bound["rp-perf-buffer"] ? " ringproof" : "", bound["libbpf"] ? " libbpf" : ""
+  }' "$csv" | tee "$out/table.txt"
+echo "ratio: ringproof / reference (cost), or reference / ringproof for events/s: below 1 = ringproof cheaper"
+echo "CSV: $csv"
+
+if command -v gnuplot > /dev/null; then
+  series() { # bench impl -> data file
+    awk -F, -v b="$1" -v i="$2" '$1 == b && $3 == i { print $2, $4 }' "$csv" > "$out/$1-$2.dat"
+    [ -s "$out/$1-$2.dat" ]
+  }
+  plot_of() { # bench impl... -> gnuplot plot arguments
+    local b=$1 p="" i
+    shift
+    for i in "$@"; do
+      series "$b" "$i" && p="$p${p:+, }'$out/$b-$i.dat' using 1:2 with linespoints title '$i'"
+    done
+    echo "$p"
+  }
   gnuplot <<GP && echo "chart: $out/ns_per_record.png"
-set terminal pngcairo size 900,560 noenhanced
+set terminal pngcairo size 1500,520 noenhanced
 set output '$out/ns_per_record.png'
-set title 'Consumer cost per record (median of rounds; lower is better)'
+set multiplot layout 1,3 title 'Consumer cost per record, median of rounds (lower is better)'
 set xlabel 'payload bytes'
 set ylabel 'ns per record'
 set logscale xy
 set key top left
 set grid
-plot $plots
+set title 'perf ring'
+plot $(plot_of perf rp-adapter rp-batch rp-core libbpf)
+set title 'BPF ring buffer'
+plot $(plot_of ringbuf rp-adapter rp-batch libbpf)
+set title 'floor (in memory)'
+plot $(plot_of floor rp-core plain-floor)
+unset multiplot
 GP
 fi
 exit $rc
