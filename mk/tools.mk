@@ -3,7 +3,7 @@ TOOLS_DIR     = $(BUILD)/tools
 TOOLS_BIN     = $(TOOLS_DIR)/ringproof
 TOOLS_SRCS    = $(sort $(wildcard tools/*.c))
 TOOLS_OBJS    = $(patsubst tools/%.c,$(TOOLS_DIR)/obj/%.o,$(TOOLS_SRCS))
-TOOLS_LIBS    = -lbpf -lelf -lz
+TOOLS_LIBS    = -lbpf -ldw -lelf -lseccomp -lz
 # BPF objects the tool, its tests and the benchmarks use (compiled here so
 # this area does not depend on another fragment's rule names).
 BPF_CLANG    ?= clang
@@ -12,7 +12,7 @@ TOOLS_BPF_CFLAGS = -O2 -g -target bpf -Wall -Werror -D__TARGET_ARCH_x86 \
 TOOLS_BPF     = $(TOOLS_DIR)/bpf/trace.bpf.o $(TOOLS_DIR)/bpf/bench_perf.bpf.o \
                 $(TOOLS_DIR)/bpf/bench_ringbuf.bpf.o
 
-ALL_TARGETS  += $(TOOLS_BIN) $(TOOLS_DIR)/tools-test-emit
+ALL_TARGETS  += $(TOOLS_BIN) $(TOOLS_DIR)/tools-test-emit $(TOOLS_DIR)/tools-test-hot
 CHECK_SUITES += tools
 TEST_SUITES  += tools
 
@@ -42,12 +42,17 @@ $(TOOLS_DIR)/tools-test-emit: tools/test/emit.c $(TOOLS_DIR)/bpf/bench_perf.bpf.
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ tools/test/emit.c $(TOOLS_LIBS)
 
+# Test target of record vs perf: frame pointers, no inlining, debug info.
+$(TOOLS_DIR)/tools-test-hot: tools/test/hot.c
+	@mkdir -p $(dir $@)
+	$(CC) -O0 -g -fno-omit-frame-pointer -fno-inline -o $@ $<
+
 -include $(TOOLS_OBJS:.o=.d)
 
-suite-tools: $(TOOLS_BIN) $(TOOLS_DIR)/tools-test-emit $(TOOLS_BPF)
+suite-tools: $(TOOLS_BIN) $(TOOLS_DIR)/tools-test-emit $(TOOLS_DIR)/tools-test-hot $(TOOLS_BPF)
 	@bash ci/suite.sh tools --tap -- bash tools/test/tools.sh $(TOOLS_BIN) $(TOOLS_DIR)
 
 run:
-	bash ci/deps.sh
+	bash ci/deps.sh run
 	$(MAKE) --no-print-directory $(TOOLS_BIN)
 	$(TOOLS_BIN) trace --seconds 5

@@ -40,5 +40,6 @@ extern const unsigned char rpt_trace_bpf_obj_end[];
 int rpt_cmd_trace(int argc, char **argv);
 int rpt_cmd_pipe(int argc, char **argv);
 int rpt_cmd_record(int argc, char **argv);
+int rpt_cmd_report(int argc, char **argv);
 
 #endif

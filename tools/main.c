@@ -14,12 +14,15 @@ static void usage(FILE *f)
 	        "Usage: ringproof COMMAND [OPTIONS]\n"
 	        "\n"
 	        "Commands:\n"
-	        "  trace [--seconds N] [--json] [--ringbuf]\n"
-	        "        trace syscalls and execs system-wide through a built-in BPF program\n"
+	        "  trace [--seconds N] [--json|--events] [--ringbuf] [-p PID] [--comm NAME]\n"
+	        "        [--uid UID] [--syscall LIST] [--top N] [--ordered] [--wall]\n"
+	        "        trace syscalls, execs and exits system-wide through a built-in BPF program\n"
 	        "  pipe MAP [--cpu N] [--count N] [--json]\n"
 	        "        print the events of a pinned PERF_EVENT_ARRAY or RINGBUF map\n"
-	        "  record [-F HZ] [-e EVENT] [-g] -- CMD [ARGS...]\n"
-	        "        sample a command and show its busiest addresses and threads\n"
+	        "  record [-F HZ] [-e EVENT] [-g|--folded] [--json] [-o FILE] [-p PID|-a] [-- CMD...]\n"
+	        "        sample a command, a process or every CPU; report by symbol like perf\n"
+	        "  report [-g|--folded] [--json] FILE\n"
+	        "        print a profile saved with record -o FILE\n"
 	        "\n"
 	        "Options:\n"
 	        "  -h, --help     show this help (also: ringproof COMMAND --help)\n"
@@ -51,6 +54,8 @@ int main(int argc, char **argv)
 		return rpt_cmd_pipe(argc - 1, argv + 1);
 	if (!strcmp(cmd, "record"))
 		return rpt_cmd_record(argc - 1, argv + 1);
+	if (!strcmp(cmd, "report"))
+		return rpt_cmd_report(argc - 1, argv + 1);
 	fprintf(stderr, "ringproof: unknown command '%s'\n\n", cmd);
 	usage(stderr);
 	return RPT_EXIT_USAGE;

@@ -89,13 +89,14 @@ long rpt_perfset_consume(rpt_perfset *s, rpt_record_fn fn, void *arg)
 	return total;
 }
 
-void rpt_perfset_stats(const rpt_perfset *s, rp_ring_stats *sum)
+void rpt_perfset_stats(const rpt_perfset *s, rp_perf_stats *sum)
 {
 	memset(sum, 0, sizeof(*sum));
 	for (uint32_t i = 0; i < s->n; i++) {
-		const rp_ring_stats *r = &s->rings[i].ring.stats;
+		const rp_perf_stats *r = &s->rings[i].ring.stats;
 		sum->records += r->records;
-		sum->bytes += r->bytes;
+		sum->record_bytes += r->record_bytes;
+		sum->payload_bytes += r->payload_bytes;
 		sum->lost += r->lost;
 		sum->lost_records += r->lost_records;
 		sum->corrupt += r->corrupt;

@@ -34,7 +34,7 @@ int rpt_perfset_poll(rpt_perfset *s, int timeout_ms);
 /* Drain every ring once; returns the records delivered or a negative code. */
 long rpt_perfset_consume(rpt_perfset *s, rpt_record_fn fn, void *arg);
 /* Sum of every ring's statistics. */
-void rpt_perfset_stats(const rpt_perfset *s, rp_ring_stats *sum);
+void rpt_perfset_stats(const rpt_perfset *s, rp_perf_stats *sum);
 void rpt_perfset_close(rpt_perfset *s);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "cli.h"
 #include "rp_perf_buffer.h"
-#include "rp_ringbuf_linux.h"
+#include "rp_bpf_ringbuf.h"
 #include "rp_views.h"
 
 #define PIPE_PAGES 64
@@ -99,7 +99,7 @@ static int pipe_perf(pipe_state *st, int map_fd)
 	}
 	uint64_t lost = 0, corrupt = rp_perf_buffer_malformed(pb);
 	for (uint32_t i = 0; i < rp_perf_buffer_ring_count(pb); i++) {
-		rp_ring_stats rs;
+		rp_perf_stats rs;
 		if (rp_perf_buffer_stats(pb, rp_perf_buffer_ring_cpu(pb, i), &rs) == 0) {
 			lost += rs.lost;
 			corrupt += rs.corrupt;
@@ -123,32 +123,32 @@ static int on_rb_record(void *arg, const void *data, uint32_t len)
 
 static int pipe_ringbuf(pipe_state *st, int map_fd)
 {
-	rp_ringbuf_set *set = NULL;
-	int err = rp_ringbuf_set_new(&set);
+	rp_bpf_ringbuf_set *set = NULL;
+	int err = rp_bpf_ringbuf_set_new(&set);
 
 	if (!err) {
-		err = rp_ringbuf_set_add(set, map_fd, on_rb_record, st, 0);
+		err = rp_bpf_ringbuf_set_add(set, map_fd, on_rb_record, st, 0);
 		err = err > 0 ? 0 : err;
 	}
 	if (err) {
-		rp_ringbuf_set_free(set);
+		rp_bpf_ringbuf_set_free(set);
 		return rpt_fail("mapping the ring buffer", err);
 	}
 	int rc = RPT_EXIT_OK;
 	/* records already in the ring are delivered first */
-	err = rp_ringbuf_set_consume(set);
+	err = rp_bpf_ringbuf_set_consume(set);
 	while (err >= 0 && !rpt_stop && rpt_out_ok() && !(st->want && st->seen >= st->want)) {
 		rpt_out_flush();
-		err = rp_ringbuf_set_poll(set, 200);
+		err = rp_bpf_ringbuf_set_poll(set, 200);
 		if (err == -EINTR)
 			err = 0;
 	}
 	if (err < 0)
 		rc = rpt_fail("reading the ring buffer", err);
 	rpt_out_flush();
-	rp_ringbuf_stats rs = { 0 };
-	rp_ringbuf_set_stats(set, 0, &rs);
-	rp_ringbuf_set_free(set);
+	rp_bpf_ringbuf_stats rs = { 0 };
+	rp_bpf_ringbuf_set_stats(set, 0, &rs);
+	rp_bpf_ringbuf_set_free(set);
 	fprintf(stderr, "ringproof pipe: %llu events, %llu corrupt (ring buffers keep no lost count)\n",
 	        (unsigned long long)st->seen, (unsigned long long)rs.corrupt);
 	return rc;

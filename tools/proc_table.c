@@ -27,7 +27,7 @@ void rpt_proc_count(rpt_proc_table *t, uint32_t pid, const char comm[16], unsign
 			p->execs++;
 			memcpy(p->comm, comm, sizeof(p->comm));
 			p->comm[15] = 0;
-		} else {
+		} else if (kind == RP_TRACE_SYSCALL) {
 			p->syscalls++;
 		}
 		return;

@@ -1,220 +1,316 @@
-/* ringproof record: sample a command with a software event and print its
- * busiest threads and addresses, perf-style.  Samples are parsed by the
- * core's verified sample parser (rp_sample.h). */
+/* ringproof record: sample a command (or a running process, or every CPU),
+ * keep the samples and the COMM/FORK/MMAP2 records the ring carries, and
+ * print them symbolised like `perf report --stdio` (report.c).  Every record
+ * is decoded by the core's verified parser (rp_record_parse). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "perfset.h"
+#include "profile.h"
+#include "report.h"
 #include "rp_abi.h"
-#include "rp_sample.h"
+#include "rp_records.h"
 
-#define REC_PAGES 64
-#define REC_CAP 16384 /* entries per histogram, a power of two */
-
-typedef struct hist_entry {
-	uint64_t key;     /* address or tid; 0 marks a free slot (keys are stored +1) */
-	uint64_t count;
-	uint16_t mode;    /* cpumode of the first sample (addresses) */
-	char comm[16];    /* threads */
-} hist_entry;
-
-typedef struct hist {
-	hist_entry e[REC_CAP];
-	uint32_t used;
-	uint64_t dropped;
-} hist;
+#define REC_PAGES 128
+#define REC_MAX_FRAMES 4096
 
 typedef struct record_state {
-	bool callchain;
 	rp_sample_layout layout;
-	uint64_t samples;
-	uint64_t bad;
-	hist ips, tids, callers;
-	hist comms; /* tid -> comm from COMM records */
+	rpt_profile prof;
+	uint64_t bad, nomem;
+	uint64_t frames[REC_MAX_FRAMES];
 } record_state;
 
-static const struct { const char *name; uint64_t config; } sw_events[] = {
-	{ "cpu-clock", PERF_COUNT_SW_CPU_CLOCK },
-	{ "task-clock", PERF_COUNT_SW_TASK_CLOCK },
-	{ "page-faults", PERF_COUNT_SW_PAGE_FAULTS },
-	{ "faults", PERF_COUNT_SW_PAGE_FAULTS },
-	{ "minor-faults", PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "major-faults", PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cs", PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-migrations", PERF_COUNT_SW_CPU_MIGRATIONS },
+typedef struct event_name {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+} event_name;
+
+static const event_name events[] = {
+	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
+	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
 };
+
+typedef struct record_opts {
+	uint64_t hz;
+	const event_name *event;
+	bool callchain, all_cpus;
+	uint32_t pid;        /* -p, 0: none */
+	const char *output;  /* -o */
+	rpt_report_opts report;
+} record_opts;
 
 static void record_usage(FILE *f)
 {
 	fprintf(f,
-	        "Usage: ringproof record [-F HZ] [-e EVENT] [-g] -- CMD [ARGS...]\n"
-	        "Run CMD, sample it (and its children) with a software event, and print the\n"
-	        "busiest threads and sampled addresses.\n"
+	        "Usage: ringproof record [OPTIONS] -- CMD [ARGS...]\n"
+	        "       ringproof record [OPTIONS] -p PID | -a [-- CMD [ARGS...]]\n"
+	        "Sample CMD (and its children), a running process or every CPU, and print where\n"
+	        "the time went like 'perf report --stdio': overhead, command, pid, shared\n"
+	        "object, symbol.  User addresses are resolved per process from the mappings the\n"
+	        "ring reports (libdwfl), kernel addresses from /proc/kallsyms.\n"
 	        "\n"
-	        "  -F, --freq HZ     samples per second (default 999)\n"
-	        "  -e, --event EVENT cpu-clock (default), task-clock, page-faults, minor-faults,\n"
-	        "                    major-faults, context-switches, cpu-migrations\n"
-	        "  -g, --call-graph  also record call chains and show the busiest callers\n"
-	        "  -h, --help        show this help\n"
+	        "  -F, --freq HZ      samples per second (default 999)\n"
+	        "  -e, --event EVENT  software: cpu-clock (default), task-clock, page-faults,\n"
+	        "                     minor-faults, major-faults, context-switches, cpu-migrations,\n"
+	        "                     alignment-faults, emulation-faults;\n"
+	        "                     hardware (needs a PMU): cycles, instructions, cache-references,\n"
+	        "                     cache-misses, branches, branch-misses, bus-cycles, ref-cycles\n"
+	        "  -g, --call-graph   record call chains; show each row's callers as a tree\n"
+	        "      --folded       print one line per stack, comm;outer;...;inner COUNT\n"
+	        "  -j, --json         print one JSON object\n"
+	        "  -p, --pid PID      attach to running process PID until it exits or Ctrl-C\n"
+	        "  -a, --all-cpus     every process on every CPU, until CMD exits or Ctrl-C\n"
+	        "  -o, --output FILE  save samples and mappings to FILE ('ringproof report FILE')\n"
+	        "  -h, --help         show this help\n"
 	        "\n"
-	        "Exit status is 1 if CMD cannot run or exits unsuccessfully.\n");
+	        "Exit status: CMD's (128 + signal if a signal ended it); 1 if sampling failed,\n"
+	        "2 for a bad command line.\n");
 }
 
-static hist_entry *hist_get(hist *h, uint64_t key)
+static void span_str(rp_span s, char *buf, uint32_t cap)
 {
-	uint64_t k = key + 1;
-	uint32_t i = (uint32_t)((k * 0x9e3779b97f4a7c15ull) >> 40) & (REC_CAP - 1);
-	for (uint32_t n = 0; n < REC_CAP; n++, i = (i + 1) & (REC_CAP - 1)) {
-		if (h->e[i].key == k)
-			return &h->e[i];
-		if (h->e[i].key == 0) {
-			if (h->used >= REC_CAP - REC_CAP / 8)
-				break;
-			h->used++;
-			h->e[i].key = k;
-			return &h->e[i];
-		}
-	}
-	h->dropped++;
-	return NULL;
+	uint32_t n = rp_span_copy(s, (uint8_t *)buf, cap - 1);
+	buf[n] = 0;
 }
 
-static int by_count(const void *a, const void *b)
+/* A mapping from an MMAP or MMAP2 record (the same fields, other layouts). */
+static int add_map(record_state *st, rpt_task_ev *te, uint32_t pid, uint32_t tid, uint64_t addr,
+                   uint64_t len, uint64_t pgoff, rp_span filename, char *name, uint32_t cap)
 {
-	const hist_entry *x = a, *y = b;
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
-static uint32_t hist_sort(hist *h)
-{
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < REC_CAP; i++)
-		if (h->e[i].key)
-			h->e[n++] = h->e[i];
-	qsort(h->e, n, sizeof(h->e[0]), by_count);
-	return n;
-}
-
-static const char *mode_name(uint16_t misc)
-{
-	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
-	case PERF_RECORD_MISC_KERNEL: return "kernel";
-	case PERF_RECORD_MISC_USER: return "user";
-	case PERF_RECORD_MISC_HYPERVISOR: return "hypervisor";
-	case PERF_RECORD_MISC_GUEST_KERNEL: return "guest-kernel";
-	case PERF_RECORD_MISC_GUEST_USER: return "guest-user";
-	default: return "unknown";
-	}
-}
-
-static void on_comm(record_state *st, const rp_record *rec)
-{
-	uint32_t tid;
-	char comm[16] = { 0 };
-	if (!rp_span_get_u32(rec->body, 4, &tid))
-		return;
-	for (uint32_t i = 0; i < sizeof(comm) - 1 && 8 + i < rec->body.n0 + rec->body.n1; i++)
-		comm[i] = (char)rp_span_byte(rec->body, 8 + i);
-	hist_entry *e = hist_get(&st->comms, tid);
-	if (e)
-		memcpy(e->comm, comm, sizeof(comm));
+	te->type = RPT_EV_MAP;
+	te->pid = pid;
+	te->tid = tid;
+	te->start = addr;
+	te->len = len;
+	te->pgoff = pgoff;
+	span_str(filename, name, cap);
+	te->name = name;
+	return rpt_profile_add_ev(&st->prof, te);
 }
 
 static int on_record(void *arg, int cpu, const rp_record *rec)
 {
 	record_state *st = arg;
+	static rp_event ev; /* large; the drain is single-threaded */
+	char name[4096];
+	rpt_task_ev te = { 0 };
+	int err = 0;
 	(void)cpu;
 
-	if (rec->type == RP_RECORD_COMM) {
-		on_comm(st, rec);
+	if (rec->type != RP_RECORD_SAMPLE && rec->type != RP_RECORD_MMAP && rec->type != RP_RECORD_MMAP2 &&
+	    rec->type != RP_RECORD_COMM && rec->type != RP_RECORD_FORK)
 		return 0;
-	}
-	if (rec->type != RP_RECORD_SAMPLE)
-		return 0;
-	rp_sample smp;
-	if (rp_sample_parse(&st->layout, rec, &smp) != RP_OK) {
+	if (rp_record_parse(&st->layout, rec, &ev) != RP_OK) {
 		st->bad++;
 		return 0;
 	}
-	st->samples++;
-	hist_entry *e = hist_get(&st->ips, smp.ip);
-	if (e) {
-		if (e->count++ == 0)
-			e->mode = rec->misc;
-	}
-	e = hist_get(&st->tids, smp.tid);
-	if (e)
-		e->count++;
-	if (st->callchain) {
-		/* the first frame that is no context marker is the IP; the next is the caller */
-		int frames = 0;
-		for (uint64_t i = 0; i < smp.callchain_nr && i < 512; i++) {
-			uint64_t a;
-			if (!rp_span_get_u64(smp.callchain, (uint32_t)(8 * i), &a))
-				break;
-			if (rp_callchain_is_context(a))
-				continue;
-			if (++frames == 2) {
-				e = hist_get(&st->callers, a);
-				if (e)
-					e->count++;
-				break;
-			}
+	te.time = ev.has_sample_id ? ev.sample_id.time : 0;
+	switch (rec->type) {
+	case RP_RECORD_SAMPLE: {
+		rpt_sample_rec s = {
+			.pid = ev.sample.pid, .tid = ev.sample.tid, .cpu = ev.sample.cpu, .misc = rec->misc,
+			.time = ev.sample.time, .period = ev.sample.period, .frames = st->frames,
+		};
+		if (ev.sample.present & PERF_SAMPLE_CALLCHAIN) {
+			uint64_t n = ev.sample.callchain_nr < REC_MAX_FRAMES ? ev.sample.callchain_nr : REC_MAX_FRAMES;
+			for (s.nframes = 0; s.nframes < n; s.nframes++)
+				if (!rp_span_get_u64(ev.sample.callchain, 8 * s.nframes, &st->frames[s.nframes]))
+					break;
 		}
+		if (s.nframes == 0) {
+			st->frames[0] = ev.sample.ip;
+			s.nframes = 1;
+		}
+		err = rpt_profile_add_sample(&st->prof, &s);
+		break;
 	}
+	case RP_RECORD_MMAP:
+		err = add_map(st, &te, ev.mmap.pid, ev.mmap.tid, ev.mmap.addr, ev.mmap.len,
+		              ev.mmap.pgoff, ev.mmap.filename, name, sizeof(name));
+		break;
+	case RP_RECORD_MMAP2:
+		if (!(ev.mmap2.prot & PROT_EXEC))
+			return 0;
+		err = add_map(st, &te, ev.mmap2.pid, ev.mmap2.tid, ev.mmap2.addr, ev.mmap2.len,
+		              ev.mmap2.pgoff, ev.mmap2.filename, name, sizeof(name));
+		break;
+	case RP_RECORD_COMM:
+		te.type = RPT_EV_COMM;
+		te.pid = ev.comm.pid;
+		te.tid = ev.comm.tid;
+		te.exec = (rec->misc & PERF_RECORD_MISC_COMM_EXEC) != 0;
+		span_str(ev.comm.comm, name, 64);
+		te.name = name;
+		err = rpt_profile_add_ev(&st->prof, &te);
+		break;
+	case RP_RECORD_FORK:
+		te.type = RPT_EV_FORK;
+		te.pid = ev.task.pid;
+		te.ppid = ev.task.ppid;
+		te.tid = ev.task.tid;
+		te.time = ev.task.time;
+		err = rpt_profile_add_ev(&st->prof, &te);
+		break;
+	}
+	if (err)
+		st->nomem++;
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, record_state *st, struct perf_event_attr *attr,
-                      const char **event_name, uint64_t *hz)
+/* The kernel reports mappings made after the event opened; for a process
+ * that already runs (-p, -a) its current ones come from /proc, as perf does. */
+static void synthesize_pid(record_state *st, uint32_t pid)
+{
+	char path[64], line[4096 + 128], comm[64] = "";
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	FILE *f = fopen(path, "re");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = 0;
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/proc/%u/task", pid);
+	DIR *d = opendir(path);
+	for (struct dirent *de; d && (de = readdir(d));) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		rpt_task_ev te = { .type = RPT_EV_COMM, .pid = pid, .tid = (uint32_t)atoi(de->d_name), .name = comm };
+		char tpath[320];
+		snprintf(tpath, sizeof(tpath), "/proc/%u/task/%s/comm", pid, de->d_name);
+		char tcomm[64];
+		FILE *tf = fopen(tpath, "re");
+		if (tf) {
+			if (fgets(tcomm, sizeof(tcomm), tf)) {
+				tcomm[strcspn(tcomm, "\n")] = 0;
+				te.name = tcomm;
+			}
+			fclose(tf);
+		}
+		if (rpt_profile_add_ev(&st->prof, &te))
+			st->nomem++;
+	}
+	if (d)
+		closedir(d);
+	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long a, b, off;
+		char perms[8];
+		int n = 0;
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &a, &b, perms, &off, &n) < 4 || !n ||
+		    perms[2] != 'x')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		rpt_task_ev te = { .type = RPT_EV_MAP, .pid = pid, .tid = pid, .start = a, .len = b - a,
+		                   .pgoff = off, .name = line[n] ? line + n : "//anon" };
+		if (rpt_profile_add_ev(&st->prof, &te))
+			st->nomem++;
+	}
+	if (f)
+		fclose(f);
+}
+
+static void synthesize_all(record_state *st)
+{
+	DIR *d = opendir("/proc");
+	for (struct dirent *de; d && (de = readdir(d));)
+		if (de->d_name[0] >= '1' && de->d_name[0] <= '9')
+			synthesize_pid(st, (uint32_t)atoi(de->d_name));
+	if (d)
+		closedir(d);
+}
+
+static int parse_args(int argc, char **argv, record_opts *o)
 {
 	static const struct option opts[] = {
 		{ "freq", required_argument, NULL, 'F' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "call-graph", no_argument, NULL, 'g' },
+		{ "folded", no_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	uint64_t v;
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:F:e:gh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:F:e:gjp:ao:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
-			if (!rpt_parse_u64(optarg, 100000, hz) || *hz == 0)
+			if (!rpt_parse_u64(optarg, 100000, &o->hz) || o->hz == 0)
 				return rpt_usage_error("record", "-F wants a frequency of 1..100000 Hz, not '%s'", optarg);
 			break;
 		case 'e': {
 			size_t i;
-			for (i = 0; i < sizeof(sw_events) / sizeof(sw_events[0]); i++)
-				if (!strcmp(optarg, sw_events[i].name))
+			for (i = 0; i < sizeof(events) / sizeof(events[0]); i++)
+				if (!strcmp(optarg, events[i].name))
 					break;
-			if (i == sizeof(sw_events) / sizeof(sw_events[0]))
-				return rpt_usage_error("record", "unknown software event '%s'", optarg);
-			attr->config = sw_events[i].config;
-			*event_name = sw_events[i].name;
+			if (i == sizeof(events) / sizeof(events[0]))
+				return rpt_usage_error("record", "unknown event '%s'", optarg);
+			o->event = &events[i];
 			break;
 		}
-		case 'g': st->callchain = true; break;
+		case 'g': o->callchain = true; o->report.callchains = true; break;
+		case 'f': o->callchain = true; o->report.folded = true; break;
+		case 'j': o->report.json = true; break;
+		case 'p':
+			if (!rpt_parse_u64(optarg, INT32_MAX, &v) || v == 0)
+				return rpt_usage_error("record", "-p wants a process id, not '%s'", optarg);
+			o->pid = (uint32_t)v;
+			break;
+		case 'a': o->all_cpus = true; break;
+		case 'o': o->output = optarg; break;
 		case 'h':
 			record_usage(stdout);
-			return rpt_out_flush() ? -RPT_EXIT_OK - 1 : -RPT_EXIT_FAIL - 1;
+			return rpt_out_flush() ? -1 : -2;
 		case ':':
 			return rpt_usage_error("record", "option '%s' needs a value", argv[optind - 1]);
 		default:
 			return rpt_usage_error("record", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind >= argc)
-		return rpt_usage_error("record", "missing the command to run (after --)");
+	if (o->pid && o->all_cpus)
+		return rpt_usage_error("record", "-p and -a exclude each other");
+	if (o->pid && optind < argc)
+		return rpt_usage_error("record", "-p attaches to a running process: no command with it");
+	if (!o->pid && !o->all_cpus && optind >= argc)
+		return rpt_usage_error("record", "missing the command to run (after --), or -p PID, or -a");
+	if (o->report.json && o->report.folded)
+		return rpt_usage_error("record", "--json and --folded are two output formats: pick one");
 	return 0;
 }
 
@@ -235,6 +331,8 @@ static pid_t spawn(char **cmd, int *go, int *status)
 		if (read(gp[0], &b, 1) != 1)
 			_exit(127);
 		signal(SIGPIPE, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
 		execvp(cmd[0], cmd);
 		int e = errno;
 		if (write(sp[1], &e, sizeof(e)) < 0)
@@ -248,116 +346,135 @@ static pid_t spawn(char **cmd, int *go, int *status)
 	return pid;
 }
 
-static void print_report(record_state *st, const char *event, uint64_t hz,
-                         uint64_t lost, uint64_t corrupt, double secs)
+static int open_events(rpt_perfset *set, struct perf_event_attr *attr, const record_opts *o, pid_t target)
 {
-	uint64_t total = st->samples ? st->samples : 1;
-	printf("ringproof record: %llu samples of %s at %llu Hz in %.2f s, %llu lost, %llu corrupt\n\n",
-	       (unsigned long long)st->samples, event, (unsigned long long)hz, secs,
-	       (unsigned long long)lost, (unsigned long long)(corrupt + st->bad));
-	uint32_t n = hist_sort(&st->tids);
-	printf("%8s %8s  %-16s %8s\n", "TID", "SHARE", "COMM", "SAMPLES");
-	for (uint32_t i = 0; i < n && i < 10; i++) {
-		uint64_t tid = st->tids.e[i].key - 1;
-		hist_entry *c = hist_get(&st->comms, tid);
-		printf("%8llu %7.2f%%  %-16s %8llu\n", (unsigned long long)tid,
-		       100.0 * (double)st->tids.e[i].count / (double)total,
-		       c && c->comm[0] ? c->comm : "?", (unsigned long long)st->tids.e[i].count);
+	int err = rpt_perfset_open(set, attr, target, REC_PAGES);
+	if ((err == -EACCES || err == -EPERM) && !attr->exclude_kernel && !o->all_cpus) {
+		/* like perf: without CAP_PERFMON, paranoid 2 still allows user-space samples */
+		attr->exclude_kernel = 1;
+		attr->exclude_hv = 1;
+		err = rpt_perfset_open(set, attr, target, REC_PAGES);
+		if (!err)
+			fprintf(stderr, "%s record: kernel samples not permitted, sampling user space only\n", rpt_prog);
 	}
-	n = hist_sort(&st->ips);
-	printf("\n%18s %8s  %-8s %8s\n", "ADDRESS", "SHARE", "MODE", "SAMPLES");
-	for (uint32_t i = 0; i < n && i < 20; i++)
-		printf("%#18llx %7.2f%%  %-8s %8llu\n", (unsigned long long)(st->ips.e[i].key - 1),
-		       100.0 * (double)st->ips.e[i].count / (double)total, mode_name(st->ips.e[i].mode),
-		       (unsigned long long)st->ips.e[i].count);
-	if (st->callchain) {
-		n = hist_sort(&st->callers);
-		printf("\n%18s %8s %8s   (callers of the sampled address)\n", "CALLER", "SHARE", "SAMPLES");
-		for (uint32_t i = 0; i < n && i < 20; i++)
-			printf("%#18llx %7.2f%% %8llu\n", (unsigned long long)(st->callers.e[i].key - 1),
-			       100.0 * (double)st->callers.e[i].count / (double)total,
-			       (unsigned long long)st->callers.e[i].count);
+	if (err && o->event->type == PERF_TYPE_HARDWARE &&
+	    (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -EINVAL)) {
+		fprintf(stderr, "%s record: hardware event '%s' is not available on this machine (no hardware "
+		        "PMU, e.g. in a virtual machine): %s\n%s record: hint: use a software event, "
+		        "e.g. -e cpu-clock\n", rpt_prog, o->event->name, strerror(-err), rpt_prog);
+		return RPT_EXIT_FAIL;
 	}
+	if (err == -ESRCH && o->pid) {
+		fprintf(stderr, "%s record: no process %u\n", rpt_prog, o->pid);
+		return RPT_EXIT_FAIL;
+	}
+	if (err)
+		return rpt_fail("opening the sampling event", err);
+	return 0;
 }
 
 int rpt_cmd_record(int argc, char **argv)
 {
+	record_opts o = { .hz = 999, .event = &events[0] };
 	struct perf_event_attr attr;
-	const char *event = "cpu-clock";
-	uint64_t hz = 999;
+	int prc = parse_args(argc, argv, &o);
+	if (prc)
+		return prc == -1 ? RPT_EXIT_OK : prc == -2 ? RPT_EXIT_FAIL : prc;
+	char **cmd = optind < argc ? argv + optind : NULL;
 	record_state *st = calloc(1, sizeof(*st));
 	if (!st)
-		return rpt_fail("allocating histograms", -ENOMEM);
+		return rpt_fail("allocating the sample store", -ENOMEM);
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	int prc = parse_args(argc, argv, st, &attr, &event, &hz);
-	if (prc != 0) {
-		free(st);
-		return prc < 0 ? -prc - 1 : prc;
-	}
+	attr.type = o.event->type;
+	attr.config = o.event->config;
 	attr.freq = 1;
-	attr.sample_freq = hz;
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-	                   (st->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
-	if (rp_sample_layout_make(attr.sample_type, 0, 0, 0, 0, false, &st->layout) != RP_OK) {
+	attr.sample_freq = o.hz;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+	                   PERF_SAMPLE_PERIOD | (o.callchain ? PERF_SAMPLE_CALLCHAIN : 0);
+	attr.sample_id_all = 1;
+	attr.mmap = 1;
+	attr.mmap2 = 1;
+	attr.comm = 1;
+	attr.comm_exec = 1;
+	attr.task = 1;
+	attr.wakeup_events = 32;
+	if (rp_sample_layout_make(attr.sample_type, 0, 0, 0, 0, true, &st->layout) != RP_OK) {
 		free(st);
 		return rpt_fail("preparing the sample parser", -EINVAL);
 	}
-	attr.disabled = 1;
-	attr.enable_on_exec = 1;
-	attr.inherit = 1;
-	attr.comm = 1;
-	attr.comm_exec = 1;
-	attr.wakeup_events = 32;
+	snprintf(st->prof.event, sizeof(st->prof.event), "%s", o.event->name);
+	st->prof.hz = o.hz;
+	st->prof.callchains = o.callchain;
 
-	int go, status, rc = RPT_EXIT_FAIL;
-	pid_t child = spawn(argv + optind, &go, &status);
-	if (child < 0) {
-		free(st);
-		return rpt_fail("starting the command", -errno);
+	pid_t child = -1, target;
+	int go = -1, status = -1, rc = RPT_EXIT_FAIL;
+	if (cmd) {
+		child = spawn(cmd, &go, &status);
+		if (child < 0) {
+			free(st);
+			return rpt_fail("starting the command", -errno);
+		}
+	}
+	if (o.all_cpus) {
+		target = -1;
+		attr.inherit = 0; /* one event per CPU sees every task */
+	} else if (o.pid) {
+		target = (pid_t)o.pid;
+		attr.inherit = 1;
+	} else {
+		target = child;
+		attr.inherit = 1;
+		attr.disabled = 1;
+		attr.enable_on_exec = 1; /* samples start at CMD's exec, not in our fork */
 	}
 	rpt_perfset set;
-	int err = rpt_perfset_open(&set, &attr, child, REC_PAGES);
-	if ((err == -EACCES || err == -EPERM) && !attr.exclude_kernel) {
-		/* like perf: without CAP_PERFMON, paranoid 2 still allows user-space samples */
-		attr.exclude_kernel = 1;
-		attr.exclude_hv = 1;
-		err = rpt_perfset_open(&set, &attr, child, REC_PAGES);
-		if (!err)
-			fprintf(stderr, "%s record: kernel samples not permitted, sampling user space only\n", rpt_prog);
-	}
+	int err = open_events(&set, &attr, &o, target);
 	if (err) {
-		kill(child, SIGKILL);
-		waitpid(child, NULL, 0);
+		if (child > 0) {
+			kill(child, SIGKILL);
+			waitpid(child, NULL, 0);
+		}
 		free(st);
-		return rpt_fail("opening the sampling event", err);
+		return err;
 	}
+	if (o.all_cpus)
+		synthesize_all(st);
+	else if (o.pid)
+		synthesize_pid(st, o.pid);
 	double t0 = rpt_now();
-	int exec_err = 0;
-	if (write(go, "g", 1) != 1 || read(status, &exec_err, sizeof(exec_err)) > 0) {
-		waitpid(child, NULL, 0);
-		rpt_perfset_close(&set);
-		free(st);
-		fprintf(stderr, "%s record: cannot run '%s': %s\n", rpt_prog, argv[optind],
-		        strerror(exec_err ? exec_err : EPIPE));
-		return RPT_EXIT_FAIL;
+	if (child > 0) {
+		int exec_err = 0;
+		if (write(go, "g", 1) != 1 || read(status, &exec_err, sizeof(exec_err)) > 0) {
+			waitpid(child, NULL, 0);
+			rpt_perfset_close(&set);
+			free(st);
+			fprintf(stderr, "%s record: cannot run '%s': %s\n", rpt_prog, cmd[0],
+			        strerror(exec_err ? exec_err : EPIPE));
+			return RPT_EXIT_FAIL;
+		}
+		close(go);
+		close(status);
 	}
-	close(go);
-	close(status);
 
 	int wstatus = 0;
-	bool forwarded = false;
+	bool forwarded = false, child_done = false;
 	for (;;) {
-		pid_t w = waitpid(child, &wstatus, WNOHANG);
-		if (w == child)
+		if (child > 0 && waitpid(child, &wstatus, WNOHANG) == child) {
+			child_done = true;
 			break;
-		if (rpt_stop && !forwarded) {
-			kill(child, SIGINT);
-			forwarded = true;
 		}
+		if (rpt_stop) {
+			if (child <= 0)
+				break;
+			if (!forwarded) {
+				kill(child, SIGINT);
+				forwarded = true;
+			}
+		}
+		if (o.pid && kill((pid_t)o.pid, 0) < 0 && errno == ESRCH)
+			break;
 		err = rpt_perfset_poll(&set, 100);
 		if (err < 0 && err != -EINTR) {
 			rpt_fail("waiting for samples", err);
@@ -365,23 +482,47 @@ int rpt_cmd_record(int argc, char **argv)
 		}
 		rpt_perfset_consume(&set, on_record, st);
 	}
-	double secs = rpt_now() - t0;
+	st->prof.secs = rpt_now() - t0;
 	rpt_perfset_consume(&set, on_record, st);
-	rp_ring_stats rs;
+	rp_perf_stats rs;
 	rpt_perfset_stats(&set, &rs);
 	rpt_perfset_close(&set);
-	print_report(st, event, hz, rs.lost, rs.corrupt, secs);
-	rpt_out_flush();
-	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
-		rc = RPT_EXIT_OK;
-	} else if (WIFEXITED(wstatus)) {
-		fprintf(stderr, "%s record: '%s' exited with status %d\n", rpt_prog, argv[optind],
-		        WEXITSTATUS(wstatus));
-	} else if (WIFSIGNALED(wstatus)) {
-		fprintf(stderr, "%s record: '%s' was killed by signal %d\n", rpt_prog, argv[optind],
-		        WTERMSIG(wstatus));
-		rc = forwarded && WTERMSIG(wstatus) == SIGINT ? RPT_EXIT_OK : RPT_EXIT_FAIL;
+	st->prof.lost = rs.lost;
+	st->prof.corrupt = rs.corrupt + st->bad;
+	if (st->nomem)
+		fprintf(stderr, "%s record: out of memory: %" PRIu64 " records not kept\n", rpt_prog, st->nomem);
+
+	if (o.output) {
+		FILE *f = fopen(o.output, "we");
+		err = f ? rpt_profile_save(&st->prof, f) : -errno;
+		if (f && fclose(f) && !err)
+			err = -errno;
+		if (err) {
+			rpt_fail(o.output, err);
+			goto out;
+		}
+		fprintf(stderr, "%s record: %zu samples and %zu task records written to %s (ringproof report %s)\n",
+		        rpt_prog, st->prof.n_smp, st->prof.n_ev, o.output, o.output);
+	} else {
+		err = rpt_profile_report(&st->prof, &o.report);
+		if (err) {
+			rpt_fail("printing the report", err);
+			goto out;
+		}
 	}
+	if (!rpt_out_flush())
+		goto out;
+	rc = RPT_EXIT_OK;
+	if (child_done && WIFEXITED(wstatus)) {
+		rc = WEXITSTATUS(wstatus);
+		if (rc)
+			fprintf(stderr, "%s record: '%s' exited with status %d\n", rpt_prog, cmd[0], rc);
+	} else if (child_done && WIFSIGNALED(wstatus)) {
+		fprintf(stderr, "%s record: '%s' was killed by signal %d\n", rpt_prog, cmd[0], WTERMSIG(wstatus));
+		rc = 128 + WTERMSIG(wstatus);
+	}
+out:
+	rpt_profile_free(&st->prof);
 	free(st);
 	return rc;
 }

@@ -6,12 +6,14 @@ set -u
 RP=$1
 DIR=$2
 EMIT=$DIR/tools-test-emit
+HOT=$DIR/tools-test-hot
 PERF_OBJ=$DIR/bpf/bench_perf.bpf.o
 RB_OBJ=$DIR/bpf/bench_ringbuf.bpf.o
 T=$(mktemp -d)
 PIN=/sys/fs/bpf/ringproof-test-$$
 n=0
-cleanup() { rm -rf "$T"; rm -f "$PIN-perf" "$PIN-rb" 2>/dev/null; }
+trace_load_pids=
+cleanup() { [ -z "$trace_load_pids" ] || kill $trace_load_pids 2>/dev/null; rm -rf "$T"; rm -f "$PIN-perf" "$PIN-rb" 2>/dev/null; }
 trap cleanup EXIT
 
 ok()   { n=$((n + 1)); echo "ok $n - $1"; }
@@ -88,7 +90,7 @@ bad = 0
 for line in open(sys.argv[1]):
     try:
         o = json.loads(line)
-        if not isinstance(o, dict) or o.get("kind") not in ("syscall", "exec") or not isinstance(o.get("pid"), int):
+        if not isinstance(o, dict) or o.get("kind") not in ("syscall", "exec", "exit") or not isinstance(o.get("pid"), int):
             bad += 1
     except ValueError:
         bad += 1
@@ -189,13 +191,16 @@ rc=$(run "$RP" record -F 999 -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1
 if [ "$rc" = 1 ] && refused; then
   skip "record samples a busy command" "kernel refused perf: $(head -1 "$T/err")"
 else
-  samples=$(sed -nE 's/^ringproof record: ([0-9]+) samples.*/\1/p' "$T/out")
+  samples=$(sed -nE 's/^# Samples: ([0-9]+) of event.*/\1/p' "$T/out")
   check "record samples a busy command (rc=$rc samples=${samples:-none})" \
-    test "$rc" = 0 -a "${samples:-0}" -ge 5 -a -n "$(grep -E '^ *[0-9]+ +[0-9.]+% +sh' "$T/out")"
+    test "$rc" = 0 -a "${samples:-0}" -ge 5 -a -n "$(grep -E '^ +[0-9.]+% +sh +[0-9]+ ' "$T/out")"
 fi
 rc=$(run "$RP" record -- /nonexistent/command)
 check "record of a missing command exits 1" test "$rc" = 1 -a -n "$(grep -i 'No such file' "$T/err")"
 rc=$(run "$RP" record -- sh -c 'exit 3')
-check "record passes a failing command through (exit 1)" test "$rc" = 1
+check "record passes the command's exit status through (exit 3)" test "$rc" = 3 -a -n "$(grep 'status 3' "$T/err")"
+
+. "$(dirname "${BASH_SOURCE[0]}")/trace_checks.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/record_checks.sh"
 
 echo "1..$n"
