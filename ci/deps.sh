@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Install the Debian packages in ci/packages.txt that are missing.  As root it
-# runs apt-get; otherwise it names exactly what to install and fails.
+# Install the Debian packages that are missing.
+#   ci/deps.sh       ci/packages-run.txt + ci/packages.txt (make check)
+#   ci/deps.sh run   ci/packages-run.txt only (make run: compiler, libbpf, bpftool)
+# As root it runs apt-get; otherwise it names exactly what to install and fails.
 set -u
 cd "$(dirname "$0")/.."
+lists=(ci/packages-run.txt)
+[ "${1:-}" = run ] || lists+=(ci/packages.txt)
 missing=()
-for p in $(grep -v '^#' ci/packages.txt); do
+for p in $(grep -hv '^#' "${lists[@]}"); do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 [ ${#missing[@]} = 0 ] && exit 0

@@ -6,10 +6,14 @@ BINDIR      ?= $(PREFIX)/bin
 LIBDIR      ?= $(PREFIX)/lib
 INCLUDEDIR  ?= $(PREFIX)/include
 MANDIR      ?= $(PREFIX)/share/man
+DOCDIR      ?= $(PREFIX)/share/doc/ringproof
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 INSTALL     ?= install
-# Every core header and the adapters' public headers (private ones end in _int.h).
-PUBLIC_HEADERS = $(sort $(wildcard core/*.h) $(filter-out %_int.h,$(wildcard adapters/linux/*.h)))
+# Every core header but the internal rp_cursor.h (the parsers' cursor
+# helpers; no public header includes it), and the adapters' public headers
+# (private ones end in _int.h); ringproof.h includes them all.
+INTERNAL_HEADERS = core/rp_cursor.h
+PUBLIC_HEADERS = $(sort $(filter-out $(INTERNAL_HEADERS),$(wildcard core/*.h)) $(filter-out %_int.h,$(wildcard adapters/linux/*.h)))
 
 CHECK_SUITES += install-example
 
@@ -34,6 +38,8 @@ install: $(BUILD)/lib/libringproof.a $(BUILD)/lib/libringproof.so.$(VERSION) $(B
 	$(INSTALL) -m 644 $(BUILD)/ringproof.pc $(DESTDIR)$(PKGCONFIGDIR)/
 	$(INSTALL) -m 755 $(BUILD)/tools/ringproof $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 644 tools/ringproof.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)
+	$(INSTALL) -m 644 $(wildcard docs/*.md) $(DESTDIR)$(DOCDIR)/
 
 uninstall:
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/ringproof
@@ -41,6 +47,7 @@ uninstall:
 	      $(DESTDIR)$(LIBDIR)/libringproof.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libringproof.so.$(VERSION) \
 	      $(DESTDIR)$(PKGCONFIGDIR)/ringproof.pc $(DESTDIR)$(BINDIR)/ringproof \
 	      $(DESTDIR)$(MANDIR)/man1/ringproof.1
+	rm -rf $(DESTDIR)$(DOCDIR)
 
 suite-install-example:
 	@bash ci/suite.sh install-example --tap -- bash examples/test.sh "$(MAKE)" $(BUILD) $(VERSION) $(SOVERSION)
