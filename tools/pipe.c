@@ -1,6 +1,9 @@
 /* ringproof pipe MAP: print the events of a pinned PERF_EVENT_ARRAY (binding
  * fresh per-CPU buffers into it) or RINGBUF map, like bpftool map event_pipe. */
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -154,6 +157,37 @@ static int pipe_ringbuf(pipe_state *st, int map_fd)
 	return rc;
 }
 
+/* Why bpf_obj_get(path) failed, in the user's terms.  The kernel answers
+ * EACCES both for a file outside bpffs (it is not a BPF object) and for a
+ * pinned object the caller may not open, and EPERM when bpf() itself is
+ * refused: statfs tells the first case apart. */
+static int explain_pin_error(const char *path, int e)
+{
+	struct statfs sfs;
+
+	if (e == ENOENT) {
+		rpt_fail(path, -e);
+		fprintf(stderr, "%s: hint: MAP is a path under a bpffs mount (e.g. /sys/fs/bpf/NAME)\n", rpt_prog);
+		return RPT_EXIT_FAIL;
+	}
+	if (statfs(path, &sfs) == 0 && (unsigned long)sfs.f_type != (unsigned long)BPF_FS_MAGIC) {
+		fprintf(stderr, "%s pipe: %s is not a pinned BPF object: it is not on a bpffs mount "
+		        "(pin maps under /sys/fs/bpf, e.g. bpftool map pin)\n", rpt_prog, path);
+		return RPT_EXIT_FAIL;
+	}
+	if (e == EACCES) {
+		fprintf(stderr, "%s pipe: %s: permission denied by the pinned file's mode or owner "
+		        "(ls -l %s; the map was pinned by another user)\n", rpt_prog, path, path);
+		return RPT_EXIT_FAIL;
+	}
+	if (e == EPERM) {
+		fprintf(stderr, "%s pipe: %s: the bpf() system call was refused: needs root or CAP_BPF\n",
+		        rpt_prog, path);
+		return RPT_EXIT_FAIL;
+	}
+	return rpt_fail(path, -e);
+}
+
 int rpt_cmd_pipe(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -195,13 +229,8 @@ int rpt_cmd_pipe(int argc, char **argv)
 		                                              : "more than one MAP given");
 	const char *path = argv[optind];
 	int fd = bpf_obj_get(path);
-	if (fd < 0) {
-		int e = errno;
-		rpt_fail(path, -e);
-		if (e == ENOENT)
-			fprintf(stderr, "%s: hint: MAP is a path under a bpffs mount (mount -t bpf bpf /sys/fs/bpf)\n", rpt_prog);
-		return RPT_EXIT_FAIL;
-	}
+	if (fd < 0)
+		return explain_pin_error(path, errno);
 	struct bpf_map_info info;
 	uint32_t len = sizeof(info);
 	memset(&info, 0, sizeof(info));
@@ -221,8 +250,9 @@ int rpt_cmd_pipe(int argc, char **argv)
 		}
 		rc = pipe_ringbuf(&st, fd);
 	} else {
-		fprintf(stderr, "%s pipe: %s is a map of type %u, not a PERF_EVENT_ARRAY or RINGBUF\n",
-		        rpt_prog, path, info.type);
+		const char *type = libbpf_bpf_map_type_str((enum bpf_map_type)info.type);
+		fprintf(stderr, "%s pipe: %s is a %s map (type %u), not a perf_event_array or ringbuf map\n",
+		        rpt_prog, path, type ? type : "unknown", info.type);
 		rc = RPT_EXIT_FAIL;
 	}
 	close(fd);

@@ -13,7 +13,7 @@ T=$(mktemp -d)
 PIN=/sys/fs/bpf/ringproof-test-$$
 n=0
 trace_load_pids=
-cleanup() { [ -z "$trace_load_pids" ] || kill $trace_load_pids 2>/dev/null; rm -rf "$T"; rm -f "$PIN-perf" "$PIN-rb" 2>/dev/null; }
+cleanup() { [ -z "$trace_load_pids" ] || kill $trace_load_pids 2>/dev/null; rm -rf "$T"; rm -f "$PIN-perf" "$PIN-rb" "$PIN-hash" 2>/dev/null; }
 trap cleanup EXIT
 
 ok()   { n=$((n + 1)); echo "ok $n - $1"; }
@@ -184,6 +184,34 @@ print(sum(1 for l in open(sys.argv[1]) if json.loads(l) == {"size": 20, "data": 
     check "pipe RINGBUF --cpu is a usage error" test "$rc" = 2
   fi
   rm -f "$PIN-rb" 2>/dev/null
+
+  # Errors that used to read "needs root or CAP_BPF" whatever the cause.
+  echo x > "$T/notamap"
+  rc=$(run "$RP" pipe "$T/notamap")
+  check "pipe on a file outside bpffs says so (rc=$rc)" test "$rc" = 1 -a -n "$(grep 'not on a bpffs mount' "$T/err")"
+  if ! command -v bpftool > /dev/null; then
+    skip "pipe names the type of a wrong map" "bpftool not installed"
+    skip "pipe explains a file-permission error" "bpftool not installed"
+  elif ! bpftool map create "$PIN-hash" type hash key 4 value 4 entries 1 name rp_test_hash 2> "$T/err"; then
+    skip "pipe names the type of a wrong map" "bpftool map create refused: $(head -1 "$T/err")"
+    skip "pipe explains a file-permission error" "bpftool map create refused"
+  else
+    rc=$(run "$RP" pipe "$PIN-hash")
+    check "pipe names the type of a wrong map (rc=$rc)" \
+      test "$rc" = 1 -a -n "$(grep 'is a hash map (type 1), not a perf_event_array or ringbuf map' "$T/err")"
+    chmod 000 "$PIN-hash"
+    if ! command -v setpriv > /dev/null; then
+      skip "pipe explains a file-permission error" "setpriv not installed"
+    else
+      # a copy nobody can execute (the build tree may sit under a private home)
+      nb=$(mktemp -d /tmp/ringproof-nobody.XXXXXX) && chmod 755 "$nb" && cp "$RP" "$nb/ringproof"
+      rc=$(run setpriv --reuid=65534 --regid=65534 --clear-groups "$nb/ringproof" pipe "$PIN-hash")
+      check "pipe explains a file-permission error (rc=$rc: $(head -1 "$T/err"))" \
+        test "$rc" = 1 -a -n "$(grep "permission denied by the pinned file's mode or owner" "$T/err")"
+      rm -rf "$nb"
+    fi
+    rm -f "$PIN-hash"
+  fi
 fi
 
 # ---- record ------------------------------------------------------------------
