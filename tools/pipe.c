@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -34,22 +35,36 @@ static void pipe_usage(FILE *f)
 	        "\n"
 	        "  -c, --cpu N    only events from CPU N (perf event arrays)\n"
 	        "  -n, --count N  stop after N events (default: until Ctrl-C)\n"
-	        "  -j, --json     one JSON object per event: {\"cpu\",\"size\",\"data\" (hex)}\n"
+	        "  -j, --json     one JSON object per event: {\"time_ns\",\"cpu\",\"size\",\"data\" (hex)}\n"
 	        "      --hex      hex dump per event (the default)\n"
 	        "  -h, --help     show this help\n");
 }
 
-/* cpu is -1 for a ring buffer (shared by all CPUs) */
+/* cpu is -1 for a ring buffer (shared by all CPUs: no cpu is printed).  The
+ * time is CLOCK_REALTIME when the event is read (BPF-output records carry
+ * no kernel timestamp): ns since the epoch in JSON, local time in text. */
 static void print_payload(const pipe_state *st, int cpu, rp_span data, uint32_t size)
 {
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
 	if (st->json && cpu >= 0)
-		printf("{\"cpu\":%d,\"size\":%u,\"data\":\"", cpu, size);
+		printf("{\"time_ns\":%llu,\"cpu\":%d,\"size\":%u,\"data\":\"",
+		       (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec,
+		       cpu, size);
 	else if (st->json)
-		printf("{\"size\":%u,\"data\":\"", size);
-	else if (cpu >= 0)
-		printf("CPU %d: %u bytes\n", cpu, size);
-	else
-		printf("%u bytes\n", size);
+		printf("{\"time_ns\":%llu,\"size\":%u,\"data\":\"",
+		       (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec,
+		       size);
+	else {
+		localtime_r(&ts.tv_sec, &tm);
+		printf("[%02d:%02d:%02d.%09ld] ", tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec);
+		if (cpu >= 0)
+			printf("CPU %d: %u bytes\n", cpu, size);
+		else
+			printf("%u bytes\n", size);
+	}
 	for (uint32_t i = 0; i < size; i++) {
 		uint8_t b = rp_span_byte(data, i);
 		if (st->json)

@@ -149,10 +149,15 @@ else
     pid=$!
     "$EMIT" perf "$PERF_OBJ" "$PIN-perf" 5 20 2> "$T/emit.err"; erc=$?
     wait $pid; rc=$?
-    good=$(python3 -c '
-import json, sys
-print(sum(1 for l in open(sys.argv[1]) if json.loads(l) == {"cpu": 0, "size": 20, "data": sys.argv[2]}))' "$T/pipe.out" "$payload20" 2>/dev/null)
-    check "pipe PERF_EVENT_ARRAY --json: 5 events from BPF_PROG_TEST_RUN, exact bytes (rc=$rc emit=$erc good=$good)" \
+    good=$(python3 - "$T/pipe.out" "$payload20" '{"cpu": 0, "size": 20}' <<'PY' 2>/dev/null
+import json, sys, time
+# every event: the expected fields and bytes, and a receipt time (ns since the epoch) within the last minute
+want = dict(json.loads(sys.argv[3]), data=sys.argv[2]); now = time.time_ns()
+def ok(o): return 0 <= now - o.pop("time_ns", -10**30) < 60 * 10**9 and o == want
+print(sum(1 for l in open(sys.argv[1]) if ok(json.loads(l))))
+PY
+)
+    check "pipe PERF_EVENT_ARRAY --json: 5 events from BPF_PROG_TEST_RUN, exact bytes and a receipt time (rc=$rc emit=$erc good=$good)" \
       test "$rc" = 0 -a "$erc" = 0 -a "$good" = 5 -a "$(wc -l < "$T/pipe.out")" = 5
 
     timeout 10 "$RP" pipe "$PIN-perf" --count 2 --cpu 0 > "$T/pipe.out" 2> "$T/pipe.err" &
@@ -160,7 +165,7 @@ print(sum(1 for l in open(sys.argv[1]) if json.loads(l) == {"cpu": 0, "size": 20
     "$EMIT" perf "$PERF_OBJ" "$PIN-perf" 2 20 2> "$T/emit.err"; erc=$?
     wait $pid; rc=$?
     check "pipe PERF_EVENT_ARRAY --cpu 0 hex dump (rc=$rc emit=$erc)" \
-      test "$rc" = 0 -a "$erc" = 0 -a "$(grep -c '^CPU 0: 20 bytes' "$T/pipe.out")" = 2 \
+      test "$rc" = 0 -a "$erc" = 0 -a "$(grep -cE '^\[[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{9}\] CPU 0: 20 bytes$' "$T/pipe.out")" = 2 \
            -a "$(grep -c '^  01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10$' "$T/pipe.out")" = 2
     # after pipe exits, its buffers must be gone from the map again
     timeout 0.5 "$EMIT" perf "$PERF_OBJ" "$PIN-perf" 1 20 2> /dev/null; erc=$?
@@ -175,10 +180,14 @@ print(sum(1 for l in open(sys.argv[1]) if json.loads(l) == {"cpu": 0, "size": 20
     nok "pipe RINGBUF" "emit failed: $(cat "$T/err")"
   else
     rc=$(timeout 10 "$RP" pipe "$PIN-rb" --count 3 --json > "$T/pipe.out" 2> "$T/pipe.err"; echo $?)
-    good=$(python3 -c '
-import json, sys
-print(sum(1 for l in open(sys.argv[1]) if json.loads(l) == {"size": 20, "data": sys.argv[2]}))' "$T/pipe.out" "$payload20" 2>/dev/null)
-    check "pipe RINGBUF --json: 3 events produced before attaching, exact bytes (rc=$rc good=$good)" \
+    good=$(python3 - "$T/pipe.out" "$payload20" '{"size": 20}' <<'PY' 2>/dev/null
+import json, sys, time
+want = dict(json.loads(sys.argv[3]), data=sys.argv[2]); now = time.time_ns()
+def ok(o): return 0 <= now - o.pop("time_ns", -10**30) < 60 * 10**9 and o == want
+print(sum(1 for l in open(sys.argv[1]) if ok(json.loads(l))))
+PY
+)
+    check "pipe RINGBUF --json: 3 events produced before attaching, exact bytes and a receipt time (rc=$rc good=$good)" \
       test "$rc" = 0 -a "$good" = 3 -a "$(wc -l < "$T/pipe.out")" = 3
     rc=$(run "$RP" pipe "$PIN-rb" --cpu 0)
     check "pipe RINGBUF --cpu is a usage error" test "$rc" = 2
