@@ -29,6 +29,7 @@ static void pipe_usage(FILE *f)
 {
 	fprintf(f,
 	        "Usage: ringproof pipe MAP [--cpu N] [--count N] [--json]\n"
+	        "  MAP := PATH | pinned PATH | id ID | name NAME\n"
 	        "Print every event written to MAP, a BPF_MAP_TYPE_PERF_EVENT_ARRAY or\n"
 	        "BPF_MAP_TYPE_RINGBUF pinned under bpffs (e.g. /sys/fs/bpf/events).  For a perf\n"
 	        "event array, fresh per-CPU buffers are bound into the map for the run.\n"
@@ -172,6 +173,42 @@ static int pipe_ringbuf(pipe_state *st, int map_fd)
 	return rc;
 }
 
+/* The fd of the one map named name (names are cut to 15 characters by the
+ * kernel); -1 after a message when none or several match. */
+static int map_fd_by_name(const char *name)
+{
+	uint32_t id = 0, found = 0, first = 0;
+	int fd = -1;
+
+	while (bpf_map_get_next_id(id, &id) == 0) {
+		int f = bpf_map_get_fd_by_id(id);
+		struct bpf_map_info info;
+		uint32_t len = sizeof(info);
+
+		if (f < 0)
+			continue; /* freed since, or not ours to open */
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(f, &info, &len) == 0 &&
+		    strncmp(info.name, name, sizeof(info.name)) == 0) {
+			if (found++ == 0) {
+				first = id;
+				fd = f;
+				continue;
+			}
+			fprintf(stderr, "%s pipe: several maps are named '%s' (ids %u and %u at least): "
+			        "select one with id ID\n", rpt_prog, name, first, id);
+			close(f);
+			close(fd);
+			return -1;
+		}
+		close(f);
+	}
+	if (found == 0)
+		fprintf(stderr, "%s pipe: no map is named '%s' (bpftool map list shows the maps)\n",
+		        rpt_prog, name);
+	return found == 1 ? fd : -1;
+}
+
 /* Why bpf_obj_get(path) failed, in the user's terms.  The kernel answers
  * EACCES both for a file outside bpffs (it is not a BPF object) and for a
  * pinned object the caller may not open, and EPERM when bpf() itself is
@@ -239,13 +276,31 @@ int rpt_cmd_pipe(int argc, char **argv)
 			return rpt_usage_error("pipe", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind + 1 != argc)
-		return rpt_usage_error("pipe", optind == argc ? "missing MAP (a pinned map path)"
-		                                              : "more than one MAP given");
-	const char *path = argv[optind];
-	int fd = bpf_obj_get(path);
-	if (fd < 0)
-		return explain_pin_error(path, errno);
+	if (optind == argc)
+		return rpt_usage_error("pipe", "missing MAP (a pinned map path, id ID or name NAME)");
+	/* MAP as bpftool writes it: PATH, pinned PATH, id ID or name NAME */
+	const char *kind = argc - optind == 2 ? argv[optind] : "pinned";
+	const char *path = argv[argc - 1];
+	if (argc - optind > 2 || (argc - optind == 2 && strcmp(kind, "pinned") &&
+	                          strcmp(kind, "id") && strcmp(kind, "name")))
+		return rpt_usage_error("pipe", "MAP is PATH, pinned PATH, id ID or name NAME");
+	int fd;
+	if (!strcmp(kind, "id")) {
+		uint64_t id;
+		if (!rpt_parse_u64(path, UINT32_MAX, &id))
+			return rpt_usage_error("pipe", "id wants a map id, not '%s'", path);
+		fd = bpf_map_get_fd_by_id((uint32_t)id);
+		if (fd < 0)
+			return rpt_fail("opening the map of that id", -errno);
+	} else if (!strcmp(kind, "name")) {
+		fd = map_fd_by_name(path);
+		if (fd < 0)
+			return RPT_EXIT_FAIL;
+	} else {
+		fd = bpf_obj_get(path);
+		if (fd < 0)
+			return explain_pin_error(path, errno);
+	}
 	struct bpf_map_info info;
 	uint32_t len = sizeof(info);
 	memset(&info, 0, sizeof(info));

@@ -55,6 +55,10 @@ rc=$(run "$RP" record -F 0 -- true)
 check "record -F 0 exits 2" test "$rc" = 2
 rc=$(run "$RP" record -e no-such-event -- true)
 check "record -e unknown exits 2" test "$rc" = 2
+rc=$(run "$RP" pipe name no_such_map_rp)
+check "pipe name with no such map exits 1 and says so" test "$rc" = 1 -a -n "$(grep "no map is named 'no_such_map_rp'" "$T/err")"
+rc=$(run "$RP" pipe bogus /x)
+check "pipe with a bad MAP form exits 2" test "$rc" = 2
 rc=$(run "$RP" pipe /nonexistent/map)
 check "pipe on a missing path exits 1 with the errno text" test "$rc" = 1 -a -n "$(grep 'No such file' "$T/err")"
 
@@ -191,6 +195,15 @@ PY
       test "$rc" = 0 -a "$good" = 3 -a "$(wc -l < "$T/pipe.out")" = 3
     rc=$(run "$RP" pipe "$PIN-rb" --cpu 0)
     check "pipe RINGBUF --cpu is a usage error" test "$rc" = 2
+    if ! command -v bpftool > /dev/null; then
+      skip "pipe id ID" "bpftool not installed"
+    else
+      mid=$(bpftool -j map show pinned "$PIN-rb" | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
+      "$EMIT" ringbuf "$RB_OBJ" "$PIN-rb" 3 20 2> "$T/err"; erc=$?
+      rc=$(timeout 10 "$RP" pipe id "$mid" --count 3 --json > "$T/pipe.out" 2> "$T/pipe.err"; echo $?)
+      check "pipe id ID reads the map of that id (id=$mid rc=$rc emit=$erc)" \
+        test "$rc" = 0 -a "$erc" = 0 -a "$(grep -c "\"data\":\"$payload20\"" "$T/pipe.out")" = 3
+    fi
   fi
   rm -f "$PIN-rb" 2>/dev/null
 
@@ -208,6 +221,9 @@ PY
     rc=$(run "$RP" pipe "$PIN-hash")
     check "pipe names the type of a wrong map (rc=$rc)" \
       test "$rc" = 1 -a -n "$(grep 'is a hash map (type 1), not a perf_event_array or ringbuf map' "$T/err")"
+    rc=$(run "$RP" pipe name rp_test_hash)
+    check "pipe name NAME finds the map of that name (rc=$rc)" \
+      test "$rc" = 1 -a -n "$(grep '^ringproof pipe: rp_test_hash is a hash map' "$T/err")"
     chmod 000 "$PIN-hash"
     if ! command -v setpriv > /dev/null; then
       skip "pipe explains a file-permission error" "setpriv not installed"
