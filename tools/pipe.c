@@ -97,13 +97,27 @@ static int pipe_perf(pipe_state *st, int map_fd)
 
 	if (err)
 		return rpt_fail("binding per-CPU perf buffers into the map", err);
+	/* As libbpf: online CPUs at or above the map's max_entries are left out. */
+	int left[64];
+	const uint32_t nleft = rp_perf_buffer_left_out(pb, left, 64);
+	bool cpu_left_out = false;
+	if (nleft) {
+		fprintf(stderr, "%s pipe: warning: the map has no entry for %u online CPU%s (",
+		        rpt_prog, nleft, nleft == 1 ? "" : "s");
+		for (uint32_t i = 0; i < nleft && i < 64; i++) {
+			fprintf(stderr, "%s%d", i ? "," : "", left[i]);
+			cpu_left_out |= left[i] == st->cpu;
+		}
+		fprintf(stderr, "%s): events written there cannot be read\n", nleft > 64 ? ",..." : "");
+	}
 	if (st->cpu >= 0) {
 		bool found = false;
 		for (uint32_t i = 0; i < rp_perf_buffer_ring_count(pb); i++)
 			found |= rp_perf_buffer_ring_cpu(pb, i) == st->cpu;
 		if (!found) {
 			rp_perf_buffer_free(pb);
-			fprintf(stderr, "%s pipe: CPU %d is not online\n", rpt_prog, st->cpu);
+			fprintf(stderr, cpu_left_out ? "%s pipe: CPU %d has no entry in the map\n"
+			                             : "%s pipe: CPU %d is not online\n", rpt_prog, st->cpu);
 			return RPT_EXIT_FAIL;
 		}
 	}

@@ -13,7 +13,7 @@ T=$(mktemp -d)
 PIN=/sys/fs/bpf/ringproof-test-$$
 n=0
 trace_load_pids=
-cleanup() { [ -z "$trace_load_pids" ] || kill $trace_load_pids 2>/dev/null; rm -rf "$T"; rm -f "$PIN-perf" "$PIN-rb" "$PIN-hash" 2>/dev/null; }
+cleanup() { [ -z "$trace_load_pids" ] || kill $trace_load_pids 2>/dev/null; rm -rf "$T"; rm -f "$PIN-perf" "$PIN-rb" "$PIN-hash" "$PIN-small" 2>/dev/null; }
 trap cleanup EXIT
 
 ok()   { n=$((n + 1)); echo "ok $n - $1"; }
@@ -224,6 +224,18 @@ PY
     rc=$(run "$RP" pipe name rp_test_hash)
     check "pipe name NAME finds the map of that name (rc=$rc)" \
       test "$rc" = 1 -a -n "$(grep '^ringproof pipe: rp_test_hash is a hash map' "$T/err")"
+    if [ "$(nproc)" -lt 2 ]; then
+      skip "pipe on a map with fewer entries than CPUs" "one online CPU"
+    elif ! bpftool map create "$PIN-small" type perf_event_array key 4 value 4 entries 1 name rp_test_small 2> "$T/err"; then
+      nok "pipe on a map with fewer entries than CPUs" "bpftool map create: $(head -1 "$T/err")"
+    else
+      rc=$(run timeout 1 "$RP" pipe "$PIN-small")
+      rc2=$(run "$RP" pipe "$PIN-small" --cpu 1)
+      check "pipe on a map with fewer entries than CPUs names the CPUs left out (rc=$rc rc2=$rc2)" \
+        test "$rc" = 124 -a "$rc2" = 1 -a -n "$(grep 'CPU 1 has no entry in the map' "$T/err")" \
+             -a -n "$(grep 'warning: the map has no entry for 1 online CPU (1)' "$T/err")"
+      rm -f "$PIN-small"
+    fi
     chmod 000 "$PIN-hash"
     if ! command -v setpriv > /dev/null; then
       skip "pipe explains a file-permission error" "setpriv not installed"
