@@ -117,6 +117,16 @@ if [ -z "${RP_WP_FCT:-}" ] || [[ ",$RP_WP_FCT," =~ ,rp_bytes_u ]]; then
   wp shift "$steps_fast" -wp-fct "$shift_fcts" -wp-auto wp:bitshift
   shift_total=$(count shift total); shift_valid=$(count shift valid)
 fi
+# Lemmas are global properties: a run restricted to functions (-wp-fct, as
+# every pass below is) never proves them, so a full run proves every lemma
+# of core/ in a pass of its own, and checks that none was missed.
+lemma_total=0; lemma_valid=0; rm -f "$out/lemmas.json" "$out/lemmas.log"
+if [ -z "${RP_WP_FCT:-}" ]; then
+  wp lemmas "$steps" -wp-prop=@lemma
+  lemma_total=$(count lemmas total); lemma_valid=$(count lemmas valid)
+  nlemmas=$(cat core/*.[ch] | grep -cE '^\s*lemma [A-Za-z_0-9]+:' || true)
+  [ "$lemma_total" = "$nlemmas" ] || { echo "proofs: $lemma_total lemma goals for the $nlemmas lemmas in core/"; fail=1; }
+fi
 if [ -n "${RP_WP_FCT:-}" ]; then
   main_fcts=$(printf '%s\n' ${RP_WP_FCT//,/ } | grep -v '^rp_bytes_u' | paste -sd, -)
 else
@@ -144,12 +154,12 @@ fi
 t1=$(date +%s)
 logs=("$out"/tier1-*.log); [ -n "$again" ] && logs=("$out"/main-*.log)
 grep -hE '^\[wp\] \[(Failed|Timeout|Unknown|Step)' -A3 "${logs[@]}" 2>/dev/null | head -40
-grep -E '^\[wp\] \[(Failed|Unknown)' -A3 "$out/shift.log" 2>/dev/null | head -20
-if grep -qE 'Timeout' "$out"/tier1-*.log "$out"/main-*.log "$out/shift.log" 2>/dev/null; then
+grep -E '^\[wp\] \[(Failed|Unknown)' -A3 "$out/shift.log" "$out/lemmas.log" 2>/dev/null | head -20
+if grep -qE 'Timeout' "$out"/tier1-*.log "$out"/main-*.log "$out/shift.log" "$out/lemmas.log" 2>/dev/null; then
   echo "proofs: a prover hit the ${safety} s wall-clock safety limit before its step limit (machine overloaded?)"; fail=1
 fi
 [ $rc = 0 ] || { echo "proofs: frama-c exited $rc (see $out/tier1-*.log, $out/main-*.log)"; fail=1; }
-total=$((total + shift_total)); valid=$((valid + shift_valid))
+total=$((total + shift_total + lemma_total)); valid=$((valid + shift_valid + lemma_valid))
 [ "$total" -gt 0 ] && [ "$total" = "$valid" ] || { echo "proofs: $valid of $total goals proved"; fail=1; }
 
 # Trusted base: the external clauses WP had to take on trust.
@@ -187,7 +197,7 @@ fi
 
 # The slowest prover runs, from the per-goal status lines:
 #   [wp] [CVC4 1.8] Goal NAME : Valid (Qed:12ms) (1.2s) (34567)
-slowest=$(cat "$out/shift.log" "$out"/tier1-*.log "$out"/main-*.log 2>/dev/null |
+slowest=$(cat "$out/shift.log" "$out/lemmas.log" "$out"/tier1-*.log "$out"/main-*.log 2>/dev/null |
   sed -nE 's/^\[wp\] \[([A-Za-z0-9 .]+)\] Goal ([A-Za-z0-9_]+) : Valid \(Qed:[^)]*\) \(([0-9.]+)(ms|s)\)( \(([0-9]+)\))?.*/\2\t\1\t\3\4\t\6/p' |
   awk -F'\t' '{t=$3; if (t ~ /ms$/) {sub(/ms$/,"",t); t=t/1000} else sub(/s$/,"",t); print t "\t" $0}' |
   sort -t$'\t' -k1,1 -gr | head -20 |
