@@ -35,6 +35,15 @@ const char *rp_status_text(int code)
 	case RP_E_RB_LEN: return "corrupt ringbuf: record length reaches past producer";
 	case RP_E_RB_MAP_TYPE: return "map is not a BPF ring buffer";
 	case RP_E_RB_MAP_SIZE: return "ring buffer size is not a power-of-two multiple of the page size";
+	case RP_E_UR_FULL: return "user ring buffer full: no room for the record now";
+	case RP_E_UR_LEN: return "user ring buffer record longer than 2^24 - 1 bytes";
+	case RP_E_UR_TOO_BIG: return "user ring buffer record larger than the ring";
+	case RP_E_UR_OVERRUN: return "corrupt user ringbuf: producer is more than the ring size ahead of consumer";
+	case RP_E_UR_ALIGN: return "corrupt user ringbuf: position not 8-byte aligned";
+	case RP_E_UR_OFF: return "user ringbuf commit: not a record header offset of the ring";
+	case RP_E_UR_NOT_RESERVED: return "user ringbuf commit: no pending reservation at this record";
+	case RP_E_UR_MAP_TYPE: return "map is not a BPF user ring buffer";
+	case RP_E_UR_MAP_SIZE: return "user ring buffer size is not a power-of-two multiple of the page size";
 	case RP_E_PAGE_COUNT: return "ring data page count is not a power of two";
 	case RP_E_ATTR_SIZE: return "kernel rejected perf_event_attr size (see the size it reported)";
 	case RP_E_DATA_SIZE: return "ring control page reports an unusable data_offset/data_size";

@@ -8,6 +8,7 @@
  *   -1100 .. -1199  record views and the sample parser
  *   -1200 .. -1299  backward (overwrite) ring walk
  *   -1300 .. -1399  BPF ring buffer walk
+ *   -1400 .. -1499  user ring buffer producer (rp_user_ring.h)
  *   -1900 .. -1999  adapters (ringproof-specific, non-errno)
  *
  * Proved: rp_status_text reads and writes nothing but its constant table.
@@ -56,6 +57,17 @@ typedef enum rp_status {
 	RP_E_RB_LEN = -1304,       /* record length reaches past producer */
 	RP_E_RB_MAP_TYPE = -1350,  /* map is not a BPF_MAP_TYPE_RINGBUF */
 	RP_E_RB_MAP_SIZE = -1351,  /* ringbuf size not a power-of-two multiple of the page */
+
+	/* user ring buffer producer: nothing was written, nothing moved */
+	RP_E_UR_FULL = -1401,         /* no room for the record now (retry later) */
+	RP_E_UR_LEN = -1402,          /* payload length above RP_UR_LEN_MAX (2^24 - 1) */
+	RP_E_UR_TOO_BIG = -1403,      /* record larger than the ring: can never fit */
+	RP_E_UR_OVERRUN = -1404,      /* producer - consumer > ring size */
+	RP_E_UR_ALIGN = -1405,        /* consumer or producer not 8-aligned */
+	RP_E_UR_OFF = -1406,          /* commit: offset is not a header slot of the ring */
+	RP_E_UR_NOT_RESERVED = -1407, /* commit: no pending reservation there */
+	RP_E_UR_MAP_TYPE = -1450,     /* map is not a BPF_MAP_TYPE_USER_RINGBUF */
+	RP_E_UR_MAP_SIZE = -1451,     /* user ringbuf size not a power-of-two multiple of the page */
 
 	/* adapters (adapters/linux) */
 	RP_E_PAGE_COUNT = -1900, /* ring data page count is not a power of two */
