@@ -24,9 +24,10 @@
  *     once (stats.corrupt, stats.last_error), and goes on; in strict mode it
  *     stops alone (other rings of a set keep draining) until resynchronised.
  *   - Names: rp_ring_*, rp_ringbuf_*, rp_backward_*, rp_span_*, rp_sample_*,
- *     rp_record_* are the proved core walks and views (no system calls);
- *     rp_perf_*, rp_bpf_ringbuf_*, rp_perf_backward_*, rp_perf_overwrite_*
- *     are the Linux adapters around them.
+ *     rp_record_* are the proved core walks and views, rp_user_ring_* the
+ *     proved user ring buffer producer (no system calls); rp_perf_*,
+ *     rp_bpf_ringbuf_*, rp_bpf_user_ringbuf_*, rp_perf_backward_*,
+ *     rp_perf_overwrite_* are the Linux adapters around them.
  *   - One consumer thread per ring or set.
  * Kernel ABI background: docs/abi.md in the source tree. */
 #ifndef RINGPROOF_H
@@ -44,6 +45,7 @@ extern "C" {
 #include "rp_sample.h"
 #include "rp_ringbuf.h"
 #include "rp_backward.h"
+#include "rp_user_ring.h"
 #ifdef __cplusplus
 }
 #endif
@@ -57,5 +59,6 @@ extern "C" {
 #include "rp_perf_backward.h"
 #include "rp_perf_overwrite.h"
 #include "rp_bpf_ringbuf.h"
+#include "rp_bpf_user_ringbuf.h"
 
 #endif
