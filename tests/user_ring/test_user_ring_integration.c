@@ -460,6 +460,52 @@ out:
 	fixture_close(&f);
 }
 
+/* the largest record the kernel's drain accepts is RP_UR_LEN_MAX bytes
+ * (2^24 - 1, a dynptr's limit): it drains; one byte more is refused here,
+ * before it could block the ring (the kernel would fail every drain with
+ * -E2BIG and never consume it) */
+static void test_max_len(tcase *t)
+{
+	fixture f = { 0 };
+	rp_bpf_user_ringbuf *ur = NULL;
+	struct urt_ctl ctl;
+	struct urt_log l;
+	uint32_t k = 0;
+	int err;
+
+	if (bpf_refused || ur_refused) {
+		tskip(t, bpf_refused ? "bpf()" : "BPF_MAP_TYPE_USER_RINGBUF",
+		      bpf_refused ? bpf_refused : ur_refused);
+		return;
+	}
+	err = fixture_open(&f, 1u << 25);
+	if (err && refused(err)) {
+		tskip(t, "loading a USER_RINGBUF program", err);
+		return;
+	}
+	CHECK(err == 0, "fixture: %s", rp_strerror(err));
+	err = rp_bpf_user_ringbuf_new(f.ur_fd, &ur);
+	CHECK(err == 0, "new: %s", rp_strerror(err));
+	errno = 0;
+	CHECK(!rp_bpf_user_ringbuf_reserve(ur, RP_UR_LEN_MAX + 1) && errno == E2BIG,
+	      "2^24 bytes accepted");
+	CHECK(rp_bpf_user_ringbuf_used(ur) == 0, "a refused reserve moved the producer");
+	void *p = rp_bpf_user_ringbuf_reserve(ur, RP_UR_LEN_MAX);
+	CHECK(p, "reserve 2^24 - 1: %s", strerror(errno));
+	fill(p, 77, RP_UR_LEN_MAX);
+	CHECK(rp_bpf_user_ringbuf_submit(ur, p) == 0, "submit");
+	const int64_t r = drain(&f);
+	CHECK(r == 1, "drain returned %lld, want 1", (long long)r);
+	CHECK(ctl_get(&f, &ctl) == 0 && ctl.received == 1 && ctl.bad == 0, "received %llu bad %llu",
+	      (unsigned long long)ctl.received, (unsigned long long)ctl.bad);
+	CHECK(bpf_map_lookup_elem(f.log_fd, &k, &l) == 0 && l.seq == 77 && l.len == RP_UR_LEN_MAX &&
+	      l.ok, "log: seq %llu len %u ok %u", (unsigned long long)l.seq, l.len, l.ok);
+	CHECK(rp_bpf_user_ringbuf_used(ur) == 0, "used after the drain");
+out:
+	rp_bpf_user_ringbuf_free(ur);
+	fixture_close(&f);
+}
+
 /* new() on what is not a user ring buffer */
 static void test_bad_map(tcase *t)
 {
@@ -504,6 +550,7 @@ int main(int argc, char **argv)
 	} tests[] = {
 		{ "user ringbuf round trip: submit, discard, wrap, pending record stops the drain", test_roundtrip },
 		{ "user ringbuf full to ENOSPC, blocking reserve times out, EINTR, wakes after a drain", test_full_and_blocking },
+		{ "user ringbuf largest record (2^24 - 1 bytes) drains, 2^24 refused", test_max_len },
 		{ "user ringbuf wrong map type, bad fd, NULL arguments", test_bad_map },
 	};
 	const int n = (int)(sizeof tests / sizeof tests[0]);
