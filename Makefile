@@ -4,8 +4,9 @@
 #   make check      install missing Debian packages (as root), then all tests
 #   make test       unit + integration tests only
 #   make proofs     Frama-C/WP over core/
-# Each area adds its own rules in mk/<area>.mk; `make check` runs every suite
-# named in CHECK_SUITES and sums their results (ci/check.sh).
+# Each area adds its build rules in mk/<area>.mk.  The test suites (what
+# `make check` and `make test` run, in which order, how) are one table in
+# mk/suites.mk; ci/check.sh runs them and sums their results.
 
 BUILD      ?= build
 CC         ?= cc
@@ -18,7 +19,10 @@ OPT        ?= -O2 -g
 CFLAGS     ?=
 CPPFLAGS   += -D_GNU_SOURCE -I. -Icore -Iadapters/linux
 ALL_CFLAGS  = $(WARN) $(OPT) $(CFLAGS)
-RESULTS     = $(BUILD)/results
+# Every bpf/NAME.bpf.c is compiled to $(BPF_DIR)/NAME.bpf.o by one rule (mk/bpf.mk).
+BPF_DIR     = $(BUILD)/bpf
+# What a program (or the shared library) that calls libbpf links.
+LIBBPF_LIBS = -lbpf -lelf -lz
 
 CORE_SRCS   = $(sort $(wildcard core/*.c))
 # The ring walks, their primitives, spans and views (the hot path) are compiled
@@ -30,20 +34,18 @@ CORE_UNITY  = $(BUILD)/gen/rp_core_hot.c
 LIB_SRCS    = $(CORE_UNITY) $(filter-out $(CORE_HOT),$(CORE_SRCS))
 LIB_LIBS    =
 ALL_TARGETS =
+# Set from the table in mk/suites.mk.  A fragment that still registers a suite
+# with `CHECK_SUITES += NAME` (and its own suite-NAME rule) has it run after
+# the table's suites.
 CHECK_SUITES =
 TEST_SUITES =
 
-.PHONY: all check test proofs run clean install print-suites print-test-suites lib
+.PHONY: all check test proofs run clean install lib
 all: lib
 
-include $(sort $(wildcard mk/*.mk))
-
-# make check runs the quick suites first, then proofs and fuzzing.
-CHECK_FIRST  = build-gcc build-clang unit unit-valgrind parsers-unit ringbuf-unit \
-               integration integration-valgrind parsers-integration ringbuf-integration \
-               tools install-example fuzz-regress parsers-unit-valgrind ringbuf-unit-valgrind fuzz-oss
-CHECK_SUITES := $(foreach s,$(CHECK_FIRST),$(filter $(s),$(CHECK_SUITES))) \
-                $(filter-out $(CHECK_FIRST),$(CHECK_SUITES))
+# The areas' fragments, then the suite table (its rows name their variables).
+include $(filter-out mk/suites.mk,$(sort $(wildcard mk/*.mk)))
+include mk/suites.mk
 
 LIB_OBJS    = $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 LIB_PIC     = $(patsubst %.c,$(BUILD)/pic/%.o,$(LIB_SRCS))
@@ -83,9 +85,6 @@ check:
 
 test:
 	@bash ci/check.sh --no-deps $(TEST_SUITES)
-
-print-suites:
-	@echo $(CHECK_SUITES)
 
 clean:
 	rm -rf $(BUILD)

@@ -20,7 +20,7 @@ static int silent(enum libbpf_print_level l, const char *f, va_list ap)
 
 int main(int argc, char **argv)
 {
-	const char *csv_path = NULL, *bpf_dir = "build/tools/bpf";
+	const char *csv_path = NULL, *bpf_dir = "build/bpf";
 	int want[4] = { 0, 0, 0, 0 }, any = 0;
 	const char *names[4] = { "perf", "ringbuf", "floor", "e2e" };
 

@@ -2,4 +2,4 @@
 # buffer sets (adapters/linux).  Linked into libringproof.
 ADAPTER_SRCS = $(sort $(wildcard adapters/linux/*.c))
 LIB_SRCS    += $(ADAPTER_SRCS)
-LIB_LIBS    += -lbpf -lelf -lz
+LIB_LIBS    += $(LIBBPF_LIBS)

@@ -18,9 +18,9 @@ $(BENCH_DIR)/obj/%.o: bench/%.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(BENCH_OPT) -MMD -MP -c $< -o $@
 
 $(BENCH_BIN): $(BENCH_OBJS) $(BUILD)/lib/libringproof.a
-	$(CC) $(ALL_CFLAGS) -o $@ $(BENCH_OBJS) $(BUILD)/lib/libringproof.a -lbpf -lelf -lz -lpthread
+	$(CC) $(ALL_CFLAGS) -o $@ $(BENCH_OBJS) $(BUILD)/lib/libringproof.a $(LIBBPF_LIBS) -lpthread
 
 -include $(BENCH_OBJS:.o=.d)
 
-bench: $(BENCH_BIN) $(BUILD)/tools/bpf/bench_perf.bpf.o $(BUILD)/tools/bpf/bench_ringbuf.bpf.o
-	bash bench/run.sh $(BENCH_BIN) $(BUILD)/tools/bpf $(BENCH_DIR)
+bench: $(BENCH_BIN) $(BPF_DIR)/bench_perf.bpf.o $(BPF_DIR)/bench_ringbuf.bpf.o
+	bash bench/run.sh $(BENCH_BIN) $(BPF_DIR) $(BENCH_DIR)

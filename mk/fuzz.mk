@@ -6,6 +6,7 @@
 #   $(BUILD)/fuzz/cov/<name>        clang source coverage + fuzz/replay_main.c
 # Optional fuzz/harness_<name>.flags: extra compiler flags for that harness
 # (and the core compiled into it), one shell word each.
+# Suites fuzz-regress, fuzz-oss, fuzz-smoke: rows of mk/suites.mk.
 
 FUZZ_HARNESSES := $(sort $(patsubst fuzz/harness_%.c,%,$(wildcard fuzz/harness_*.c)))
 FUZZ_COMMON    := fuzz/fz_util.c fuzz/fz_oracle.c fuzz/ref_decoder.c
@@ -33,7 +34,6 @@ FUZZ_COV_BINS    = $(addprefix $(BUILD)/fuzz/cov/,$(FUZZ_HARNESSES))
 FUZZ_TOOLS       = $(BUILD)/fuzz/gen_seeds $(BUILD)/fuzz/capture
 
 ALL_TARGETS  += $(FUZZ_TOOLS)
-CHECK_SUITES += fuzz-regress fuzz-oss fuzz-smoke
 
 # One set of rules per harness (eval, so that a harness's .flags file is a
 # prerequisite without turning on secondary expansion for every fragment).
@@ -67,7 +67,7 @@ $(BUILD)/fuzz/capture: fuzz/capture.c fuzz/fz_util.c fuzz/fz_util.h
 	$(CC) $(CPPFLAGS) -Ifuzz $(ALL_CFLAGS) -o $@ fuzz/capture.c fuzz/fz_util.c
 
 .PHONY: fuzz-build fuzz-replay fuzz-regress fuzz-smoke fuzz fuzz-cov fuzz-mutants fuzz-seeds \
-        fuzz-capture fuzz-minimize fuzz-oss suite-fuzz-regress suite-fuzz-smoke suite-fuzz-oss
+        fuzz-capture fuzz-minimize fuzz-oss
 
 fuzz-build: $(FUZZ_LF_BINS) $(FUZZ_AFL_BINS) $(FUZZ_REPLAY_BINS)
 fuzz-replay: $(FUZZ_REPLAY_BINS)
@@ -98,17 +98,8 @@ fuzz-seeds: $(BUILD)/fuzz/gen_seeds
 fuzz-capture: $(BUILD)/fuzz/capture
 	$(BUILD)/fuzz/capture fuzz/corpus
 
-suite-fuzz-regress:
-	@bash ci/suite.sh fuzz-regress -- $(MAKE) --no-print-directory fuzz-regress
-
 # OSS-Fuzz / ClusterFuzzLite entry (fuzz/oss-fuzz-build.sh), built with
 # libFuzzer and each fuzzer run OSS_FUZZ_SECONDS on its seed zip.
 OSS_FUZZ_SECONDS ?= 5
 fuzz-oss:
 	@BUILD=$(BUILD) OSS_FUZZ_SECONDS=$(OSS_FUZZ_SECONDS) bash fuzz/oss-fuzz-check.sh
-
-suite-fuzz-oss:
-	@bash ci/suite.sh fuzz-oss -- $(MAKE) --no-print-directory fuzz-oss
-
-suite-fuzz-smoke:
-	@bash ci/suite.sh fuzz-smoke -- $(MAKE) --no-print-directory fuzz-smoke

@@ -1,7 +1,7 @@
 # make install [PREFIX=/usr/local] [DESTDIR=]: headers, static and shared
 # libraries, ringproof.pc, the ringproof tool and its man page.  The
-# install-example suite installs to a temporary prefix and builds
-# examples/ against it through pkg-config.
+# install-example suite (mk/suites.mk) installs to a temporary prefix and
+# builds examples/ against it through pkg-config.
 BINDIR      ?= $(PREFIX)/bin
 LIBDIR      ?= $(PREFIX)/lib
 INCLUDEDIR  ?= $(PREFIX)/include
@@ -15,14 +15,13 @@ INSTALL     ?= install
 INTERNAL_HEADERS = core/rp_cursor.h
 PUBLIC_HEADERS = $(sort $(filter-out $(INTERNAL_HEADERS),$(wildcard core/*.h)) $(filter-out %_int.h,$(wildcard adapters/linux/*.h)))
 
-CHECK_SUITES += install-example
-
-.PHONY: install uninstall suite-install-example
+.PHONY: install uninstall
 
 $(BUILD)/ringproof.pc: ringproof.pc.in Makefile
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    -e 's|@LIBBPF_LIBS@|$(LIBBPF_LIBS)|g' $< > $@
 
 # The .pc file depends on PREFIX: always regenerate it on install.
 install: $(BUILD)/lib/libringproof.a $(BUILD)/lib/libringproof.so.$(VERSION) $(BUILD)/tools/ringproof
@@ -48,6 +47,3 @@ uninstall:
 	      $(DESTDIR)$(PKGCONFIGDIR)/ringproof.pc $(DESTDIR)$(BINDIR)/ringproof \
 	      $(DESTDIR)$(MANDIR)/man1/ringproof.1
 	rm -rf $(DESTDIR)$(DOCDIR)
-
-suite-install-example:
-	@bash ci/suite.sh install-example --tap -- bash examples/test.sh "$(MAKE)" $(BUILD) $(VERSION) $(SOVERSION)

@@ -3,6 +3,7 @@
 #   make suite-parsers-unit-valgrind the same under valgrind memcheck (any error fails)
 #   make suite-parsers-integration   real kernel: a sampling event + side-band records
 #   make proofs-parsers              WP on the parser functions only
+# (the suite-* targets are rows of mk/suites.mk)
 PARSERS_DIR   = $(BUILD)/parsers
 PARSERS_CORE  = core/rp_prim.c core/rp_span.c core/rp_cursor.c core/rp_sample.c core/rp_records.c core/rp_status.c core/rp_ring.c
 PARSERS_UNIT  = $(PARSERS_DIR)/test_parsers
@@ -11,10 +12,8 @@ PARSERS_INTEG = $(PARSERS_DIR)/test_parsers_kernel
 PARSERS_FCT   = $(shell bash proofs/functions.sh core/rp_cursor.c core/rp_sample.c core/rp_records.c)
 
 ALL_TARGETS  += $(PARSERS_UNIT) $(PARSERS_INTEG)
-CHECK_SUITES += parsers-unit parsers-unit-valgrind parsers-integration
-TEST_SUITES  += parsers-unit parsers-unit-valgrind parsers-integration
 
-.PHONY: suite-parsers-unit suite-parsers-unit-valgrind suite-parsers-integration proofs-parsers
+.PHONY: proofs-parsers
 
 $(PARSERS_UNIT): tests/parsers/test_parsers.c tests/parsers/pbuf.h $(PARSERS_CORE) $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
@@ -23,15 +22,6 @@ $(PARSERS_UNIT): tests/parsers/test_parsers.c tests/parsers/pbuf.h $(PARSERS_COR
 $(PARSERS_INTEG): tests/parsers/test_kernel.c $(PARSERS_CORE) $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/parsers $(ALL_CFLAGS) -o $@ tests/parsers/test_kernel.c $(PARSERS_CORE)
-
-suite-parsers-unit: $(PARSERS_UNIT)
-	@CMOCKA_MESSAGE_OUTPUT=TAP bash ci/suite.sh parsers-unit --tap -- $(PARSERS_UNIT)
-
-suite-parsers-unit-valgrind: $(PARSERS_UNIT)
-	@bash ci/suite.sh parsers-unit-valgrind --tap -- bash tests/unit/run.sh --valgrind $(PARSERS_UNIT)
-
-suite-parsers-integration: $(PARSERS_INTEG)
-	@bash ci/suite.sh parsers-integration -- $(PARSERS_INTEG)
 
 proofs-parsers:
 	RP_WP_FCT=$(PARSERS_FCT) RP_PROOF_DIR=$(BUILD)/proofs-parsers bash proofs/run.sh

@@ -2,16 +2,15 @@
 #   make unit-tests          build $(BUILD)/unit/test_*
 #   make suite-unit          run them (TAP)
 #   make suite-unit-valgrind run them under valgrind memcheck
+# (the suite-* targets are rows of mk/suites.mk)
 UNIT_DIR     = $(BUILD)/unit
 UNIT_TESTS   = $(patsubst tests/unit/%.c,$(UNIT_DIR)/%,$(sort $(wildcard tests/unit/test_*.c)))
 UNIT_HELPERS = $(UNIT_DIR)/ring_builder.o
 UNIT_LIB     = $(BUILD)/lib/libringproof.a
 
 ALL_TARGETS  += $(UNIT_TESTS)
-CHECK_SUITES += unit unit-valgrind
-TEST_SUITES  += unit unit-valgrind
 
-.PHONY: unit-tests suite-unit suite-unit-valgrind
+.PHONY: unit-tests
 unit-tests: $(UNIT_TESTS)
 
 $(UNIT_DIR)/%.o: tests/unit/%.c
@@ -20,12 +19,6 @@ $(UNIT_DIR)/%.o: tests/unit/%.c
 
 $(UNIT_TESTS): $(UNIT_DIR)/%: $(UNIT_DIR)/%.o $(UNIT_HELPERS) $(UNIT_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(UNIT_HELPERS) $(UNIT_LIB) -lcmocka
-
-suite-unit: $(UNIT_TESTS)
-	@bash ci/suite.sh unit --tap -- bash tests/unit/run.sh $(UNIT_TESTS)
-
-suite-unit-valgrind: $(UNIT_TESTS)
-	@bash ci/suite.sh unit-valgrind --tap -- bash tests/unit/run.sh --valgrind $(UNIT_TESTS)
 
 # One X(NAME) per enumerator of rp_status.h, for test_status.
 $(UNIT_DIR)/status_codes.h: core/rp_status.h

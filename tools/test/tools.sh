@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The tools suite: the ringproof CLI against the real kernel, as TAP.
-#   tools/test/tools.sh RINGPROOF_BIN TOOLS_BUILD_DIR
+#   tools/test/tools.sh RINGPROOF_BIN TOOLS_BUILD_DIR BPF_DIR
+# (BPF_DIR holds the compiled bpf/*.bpf.c: bench_perf.bpf.o, bench_ringbuf.bpf.o)
 # Tests that need bpf()/perf_event_open report SKIP with the kernel's reason.
 set -u
 RP=$1
 DIR=$2
+BPF_DIR=$3
 EMIT=$DIR/tools-test-emit
 HOT=$DIR/tools-test-hot
-PERF_OBJ=$DIR/bpf/bench_perf.bpf.o
-RB_OBJ=$DIR/bpf/bench_ringbuf.bpf.o
+PERF_OBJ=$BPF_DIR/bench_perf.bpf.o
+RB_OBJ=$BPF_DIR/bench_ringbuf.bpf.o
 T=$(mktemp -d)
 PIN=/sys/fs/bpf/ringproof-test-$$
 n=0

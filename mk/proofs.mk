@@ -4,9 +4,9 @@
 #   make proofs-cache        proofs-full, then rewrite proofs/cache.json from it
 #   make proof FCT=f[,g]     one function (and its smoke tests), for the edit-prove loop
 #   make proofs-mutants      each proofs/mutants/*.mut must make the proof fail
-CHECK_SUITES += proofs proofs-mutants
+# (suites proofs and proofs-mutants: mk/suites.mk)
 
-.PHONY: proofs proofs-full proofs-cache proof proofs-mutants suite-proofs suite-proofs-mutants
+.PHONY: proofs proofs-full proofs-cache proof proofs-mutants
 proofs:
 	@bash proofs/run.sh
 
@@ -22,9 +22,3 @@ proof:
 
 proofs-mutants:
 	@bash proofs/mutants.sh
-
-suite-proofs:
-	@bash ci/suite.sh proofs -- bash proofs/run.sh
-
-suite-proofs-mutants:
-	@bash ci/suite.sh proofs-mutants -- bash proofs/mutants.sh
