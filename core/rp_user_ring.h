@@ -159,6 +159,11 @@ typedef struct rp_ur_rsv {
       ensures ur_in: rp_off(\old(*producer), size) + 8 <= size && len + 8 <= rsv->size <= size;
       ensures ur_payload: rp_slices_in_ring(data, size, rp_off(\old(*producer), size), len,
                                            rsv->payload);
+      // the payload bytes (offsets b .. b + n0 - 1, then 0 .. n1 - 1) and
+      // the header (o .. o + 7) are apart
+      ensures ur_apart: \let o = rp_off(\old(*producer), size);
+                \let b = rp_body_off(o, size);
+                (b + rsv->payload.n0 <= o || b >= o + 8) && rsv->payload.n1 <= o;
       ensures ur_step: *producer % 8 == 0 &&
                 rp_dist(*producer, \old(*producer)) == rsv->size &&
                 rp_dist(*producer, consumer) == rp_dist(\old(*producer), consumer) + rsv->size &&
