@@ -34,11 +34,6 @@ CORE_UNITY  = $(BUILD)/gen/rp_core_hot.c
 LIB_SRCS    = $(CORE_UNITY) $(filter-out $(CORE_HOT),$(CORE_SRCS))
 LIB_LIBS    =
 ALL_TARGETS =
-# Set from the table in mk/suites.mk.  A fragment that still registers a suite
-# with `CHECK_SUITES += NAME` (and its own suite-NAME rule) has it run after
-# the table's suites.
-CHECK_SUITES =
-TEST_SUITES =
 
 .PHONY: all check test proofs run clean install lib
 all: lib

@@ -18,8 +18,6 @@
 #
 # Columns are separated by " | " (so no field may contain "|" or "~~"); spaces
 # align them.  The build rules stay in the areas' fragments (mk/unit.mk, ...).
-# A suite that a fragment still registers the old way (CHECK_SUITES += NAME,
-# TEST_SUITES += NAME, its own suite-NAME rule) runs after the table's suites.
 # suite               | test | builds                                   | sources                                      | tap | runner
 define SUITES_TABLE
 build-gcc             | -    | -                                        | core adapters bpf tools tests bench fuzz     | -   | $(MAKE) --no-print-directory BUILD=$(BUILD)/gcc CC=gcc all
@@ -37,6 +35,9 @@ install-example       | -    | -                                        | mk/ins
 fuzz-regress          | -    | -                                        | fuzz core                                    | -   | $(MAKE) --no-print-directory fuzz-regress
 parsers-unit-valgrind | 04   | $(PARSERS_UNIT)                          | tests/parsers/test_parsers.c $(PARSERS_CORE) | tap | bash tests/unit/run.sh --valgrind $(PARSERS_UNIT)
 ringbuf-unit-valgrind | 07   | $(RB_UNIT)                               | tests/ringbuf core                           | tap | bash tests/unit/run.sh --valgrind $(RB_UNIT)
+user-ring-unit        | 12   | $(UR_UNIT)                               | tests/user_ring core/rp_user_ring.*          | tap | env CMOCKA_MESSAGE_OUTPUT=TAP $(UR_UNIT)
+user-ring-unit-valgrind | 13 | $(UR_UNIT)                               | tests/user_ring core/rp_user_ring.*          | tap | bash tests/unit/run.sh --valgrind $(UR_UNIT)
+user-ring-integration | 14   | $(UR_ITEST) $(UR_BPF)                    | tests/user_ring adapters/linux/rp_bpf_user_ringbuf.* bpf/user_ring_test.* | tap | $(UR_ITEST) $(UR_BPF)
 fuzz-oss              | -    | -                                        | fuzz core                                    | -   | $(MAKE) --no-print-directory fuzz-oss
 proofs                | -    | -                                        | proofs core                                  | -   | bash proofs/run.sh
 proofs-mutants        | -    | -                                        | proofs/mutants core                          | -   | bash proofs/mutants.sh
@@ -74,5 +75,5 @@ $(foreach n,$(SUITES_NAMES),$(foreach w,$(SUITES_SOURCES.$(n)),$(if $(wildcard $
 # make test: the rows with a position, in that order ("03:parsers-unit" ...).
 SUITES_TEST  := $(foreach p,$(sort $(foreach r,$(SUITES_ROWS),$(if $(filter-out -,$(call suites_field,2,$(r))),\
                   $(call suites_field,2,$(r)):$(call suites_field,1,$(r))))),$(lastword $(subst :, ,$(p))))
-CHECK_SUITES := $(strip $(SUITES_NAMES) $(filter-out $(SUITES_NAMES),$(CHECK_SUITES)))
-TEST_SUITES  := $(strip $(SUITES_TEST) $(filter-out $(SUITES_NAMES),$(TEST_SUITES)))
+CHECK_SUITES := $(SUITES_NAMES)
+TEST_SUITES  := $(SUITES_TEST)

@@ -33,19 +33,3 @@ $(UR_ITEST): $(UR_DIR)/test_user_ring_integration.o $(UR_LIB)
 .SECONDARY: $(UR_DIR)/test_user_ring_unit.o $(UR_DIR)/test_user_ring_integration.o
 
 -include $(UR_DIR)/*.d
-
-# The suites, registered the old way until they are rows of mk/suites.mk
-# (they then run after the table's suites).  Once the rows exist, delete
-# from here to the end of this file.
-CHECK_SUITES += user-ring-unit user-ring-unit-valgrind user-ring-integration
-TEST_SUITES  += user-ring-unit user-ring-unit-valgrind user-ring-integration
-
-.PHONY: suite-user-ring-unit suite-user-ring-unit-valgrind suite-user-ring-integration
-suite-user-ring-unit: $(UR_UNIT)
-	@bash ci/suite.sh user-ring-unit --tap -- env CMOCKA_MESSAGE_OUTPUT=TAP $(UR_UNIT)
-
-suite-user-ring-unit-valgrind: $(UR_UNIT)
-	@bash ci/suite.sh user-ring-unit-valgrind --tap -- bash tests/unit/run.sh --valgrind $(UR_UNIT)
-
-suite-user-ring-integration: $(UR_ITEST) $(UR_BPF)
-	@bash ci/suite.sh user-ring-integration --tap -- $(UR_ITEST) $(UR_BPF)
