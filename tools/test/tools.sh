@@ -35,6 +35,17 @@ for c in trace pipe record; do
   rc=$(run "$RP" $c --help)
   check "$c --help exits 0" test "$rc" = 0 -a -n "$(grep "^Usage: ringproof $c" "$T/out")"
 done
+# Every long option a command's --help names is documented in the man page
+# and the README (the docs cannot fall behind the code).
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+undoc=
+for c in trace pipe record report; do
+  for o in $("$RP" $c --help 2>&1 | grep -oE '(^|[ ,])--[a-z][a-z-]*' | tr -d ' ,' | sort -u); do
+    grep -qF -- "$(printf '%s' "$o" | sed 's/-/\\-/g')" "$ROOT/tools/ringproof.1" || undoc="$undoc man:$c:$o"
+    grep -qF -- "$o" "$ROOT/README.md" || undoc="$undoc README:$c:$o"
+  done
+done
+check "every --help option is in the man page and the README${undoc:+ (missing:$undoc)}" test -z "$undoc"
 rc=$(run "$RP")
 check "no command: usage on stderr, exit 2" test "$rc" = 2 -a -s "$T/err" -a ! -s "$T/out"
 rc=$(run "$RP" frobnicate)
