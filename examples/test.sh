@@ -58,6 +58,16 @@ check "adapter headers and docs refer to nothing outside the install" bash -c "
     $P/include/ringproof/rp_bpf_ringbuf.h $P/share/doc/ringproof/*.md &&
   test -f $P/share/doc/ringproof/abi.md -a -f $P/share/doc/ringproof/api.md"
 
+check "api.md: every rp_* name it uses is declared in an installed header, every file it names is installed" bash -c "
+  D='$P/share/doc/ringproof' I='$P/include/ringproof' bad=
+  for id in \$(grep -oE '\\brp_[a-z0-9_]+\\b' \"\$D/api.md\" | sort -u); do
+    grep -qw \"\$id\" \"\$I\"/*.h || bad=\"\$bad \$id\"
+  done
+  for f in \$(grep -oE '\\b[a-z_]+\\.(md|h)\\b' \"\$D/api.md\" | sort -u); do
+    test -e \"\$I/\$f\" -o -e \"\$D/\$f\" || bad=\"\$bad \$f\"
+  done
+  [ -z \"\$bad\" ] || { echo \"unresolved:\$bad\"; exit 1; }"
+
 # the complete agent (examples/agent): BPF program loaded with libbpf, events read
 # with the perf buffer API and the ringbuf API, as C and as C++
 BPF_INC=/usr/include/$(${CC:-cc} -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
