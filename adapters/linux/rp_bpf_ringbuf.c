@@ -1,4 +1,5 @@
 #include "rp_bpf_ringbuf.h"
+#include "rp_adapter_int.h"
 
 #include <bpf/bpf.h>
 #include <errno.h>
@@ -12,40 +13,20 @@
 
 #define RP_RB_BATCH 64
 
-static bool is_pow2(uint64_t v)
-{
-	return v != 0 && (v & (v - 1)) == 0;
-}
-
-static void sat_add(uint64_t *c, uint64_t v)
-{
-	*c = *c + v < *c ? UINT64_MAX : *c + v;
-}
-
 static int ringbuf_map(rp_bpf_ringbuf *rb, int map_fd, rp_bpf_ringbuf_fn fn,
                        rp_bpf_ringbuf_batch_fn batch_fn, void *ctx, unsigned flags)
 {
-	struct bpf_map_info info;
-	uint32_t info_len = sizeof info;
-
 	if (!rb)
 		return -EINVAL;
 	memset(rb, 0, sizeof *rb);
 	if ((!fn && !batch_fn) || (flags & ~(unsigned)RP_BPF_RINGBUF_FLAGS))
 		return -EINVAL;
-	if (map_fd < 0 || fcntl(map_fd, F_GETFD) < 0)
-		return -EBADF;
-	memset(&info, 0, sizeof info);
-	if (bpf_obj_get_info_by_fd(map_fd, &info, &info_len) < 0)
-		return -errno;
-	if (info.type != BPF_MAP_TYPE_RINGBUF)
-		return RP_E_RB_MAP_TYPE;
-
-	const long page = sysconf(_SC_PAGESIZE);
-	const uint64_t size = info.max_entries;
-	if (page <= 0 || !is_pow2(size) || size % (uint64_t)page != 0 ||
-	    size > (UINT64_C(1) << 32) / 2)
-		return RP_E_RB_MAP_SIZE;
+	uint64_t size;
+	size_t page;
+	const int rc = rp_bpf_ring_map_check(map_fd, BPF_MAP_TYPE_RINGBUF, RP_E_RB_MAP_TYPE,
+	                                     RP_E_RB_MAP_SIZE, &size, &page);
+	if (rc)
+		return rc;
 
 	void *cons = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, map_fd, 0);
 	if (cons == MAP_FAILED)
@@ -148,7 +129,7 @@ static void check_consumer_page(rp_bpf_ringbuf *rb)
 static void resync(rp_bpf_ringbuf *rb, uint64_t producer)
 {
 	if (producer_sane(rb, producer)) {
-		sat_add(&rb->stats.resynced_bytes, producer - rb->consumer);
+		rp_sat_add(&rb->stats.resynced_bytes, producer - rb->consumer);
 		rb->consumer = producer;
 		rb->bad_seen = 0;
 		store_consumer(rb);
@@ -223,8 +204,8 @@ int rp_bpf_ringbuf_consume(rp_bpf_ringbuf *rb, uint32_t max_records)
 			payload += recs[i].len;
 		}
 		rb->stats.records += used;
-		sat_add(&rb->stats.record_bytes, bytes);
-		sat_add(&rb->stats.payload_bytes, payload);
+		rp_sat_add(&rb->stats.record_bytes, bytes);
+		rp_sat_add(&rb->stats.payload_bytes, payload);
 		delivered += used;
 		rb->consumer = used < n ? recs[used - 1].pos + recs[used - 1].size : cons;
 		if (rb->consumer != start)

@@ -1,4 +1,5 @@
 #include "rp_bpf_user_ringbuf.h"
+#include "rp_adapter_int.h"
 
 #include <bpf/bpf.h>
 #include <errno.h>
@@ -25,11 +26,6 @@ struct rp_bpf_user_ringbuf {
 	int last_error;
 };
 
-static bool is_pow2(uint64_t v)
-{
-	return v != 0 && (v & (v - 1)) == 0;
-}
-
 static void ur_unmap(rp_bpf_user_ringbuf *ur)
 {
 	if (ur->prod_map)
@@ -45,25 +41,17 @@ static void ur_unmap(rp_bpf_user_ringbuf *ur)
 
 int rp_bpf_user_ringbuf_new(int map_fd, rp_bpf_user_ringbuf **out)
 {
-	struct bpf_map_info info;
-	uint32_t info_len = sizeof info;
+	uint64_t size;
+	size_t page;
 	int err;
 
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	if (map_fd < 0 || fcntl(map_fd, F_GETFD) < 0)
-		return -EBADF;
-	memset(&info, 0, sizeof info);
-	if (bpf_obj_get_info_by_fd(map_fd, &info, &info_len) < 0)
-		return -errno;
-	if (info.type != BPF_MAP_TYPE_USER_RINGBUF)
-		return RP_E_UR_MAP_TYPE;
-	const long page = sysconf(_SC_PAGESIZE);
-	const uint64_t size = info.max_entries;
-	if (page <= 0 || !is_pow2(size) || size % (uint64_t)page != 0 ||
-	    size > (UINT64_C(1) << 32) / 2)
-		return RP_E_UR_MAP_SIZE;
+	err = rp_bpf_ring_map_check(map_fd, BPF_MAP_TYPE_USER_RINGBUF, RP_E_UR_MAP_TYPE,
+	                            RP_E_UR_MAP_SIZE, &size, &page);
+	if (err)
+		return err;
 
 	rp_bpf_user_ringbuf *ur = calloc(1, sizeof *ur);
 	if (!ur)

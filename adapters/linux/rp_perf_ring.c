@@ -6,13 +6,9 @@
 
 #include <linux/perf_event.h>
 
+#include "rp_adapter_int.h"
 #include "rp_perf_ring.h"
 #include "rp_views.h"
-
-static bool is_pow2_u64(uint64_t v)
-{
-	return v && !(v & (v - 1));
-}
 
 static struct perf_event_mmap_page *ctl(const rp_perf_ring *ring)
 {
@@ -35,7 +31,7 @@ int rp_perf_ring_map(rp_perf_ring *ring, int fd, uint32_t data_pages,
 	ring->fd = -1;
 	if (flags & ~(unsigned)RP_PERF_RING_FLAGS)
 		return -EINVAL;
-	if (!is_pow2_u64(data_pages))
+	if (!rp_is_pow2(data_pages))
 		return RP_E_PAGE_COUNT;
 	if (fd < 0)
 		return -EBADF;
@@ -57,7 +53,7 @@ int rp_perf_ring_map(rp_perf_ring *ring, int fd, uint32_t data_pages,
 		off = (uint64_t)page;
 		size = len - (size_t)page;
 	}
-	if (!is_pow2_u64(size) || size < 8 || size > (1ull << 32) || off < sizeof(*pg) ||
+	if (!rp_is_pow2(size) || size < 8 || size > (1ull << 32) || off < sizeof(*pg) ||
 	    off > len || size > len - off) {
 		munmap(base, len);
 		return RP_E_DATA_SIZE;
@@ -100,11 +96,6 @@ void rp_perf_ring_commit(rp_perf_ring *ring)
 	__atomic_store_n(&ctl(ring)->data_tail, ring->tail, __ATOMIC_RELEASE);
 }
 
-static void sat_add(uint64_t *c, uint64_t v)
-{
-	*c = *c + v < *c ? UINT64_MAX : *c + v;
-}
-
 void rp_perf_stats_add(rp_perf_stats *stats, const rp_record *recs, uint32_t n)
 {
 	uint64_t bytes = 0;
@@ -115,14 +106,14 @@ void rp_perf_stats_add(rp_perf_stats *stats, const rp_record *recs, uint32_t n)
 		if (recs[k].type == RP_RECORD_LOST) {
 			rp_lost l;
 			if (rp_lost_view(&recs[k], &l) == RP_OK) {
-				sat_add(&stats->lost, l.lost);
+				rp_sat_add(&stats->lost, l.lost);
 				stats->lost_records++;
 			}
 		}
 	}
 	stats->records += n;
-	sat_add(&stats->record_bytes, bytes);
-	sat_add(&stats->payload_bytes, bytes - 8u * (uint64_t)n);
+	rp_sat_add(&stats->record_bytes, bytes);
+	rp_sat_add(&stats->payload_bytes, bytes - 8u * (uint64_t)n);
 }
 
 /* data_head is what the kernel can have written: 8-aligned and at most the
@@ -139,7 +130,7 @@ static bool head_sane(const rp_perf_ring *ring, uint64_t head)
 static void resync(rp_perf_ring *ring, uint64_t head)
 {
 	if (head_sane(ring, head)) {
-		sat_add(&ring->stats.resynced_bytes, head - ring->tail);
+		rp_sat_add(&ring->stats.resynced_bytes, head - ring->tail);
 		ring->tail = head;
 		ring->bad_head_seen = 0;
 	} else {
@@ -169,7 +160,7 @@ int rp_perf_ring_resync(rp_perf_ring *ring)
 	if (ring->bad_head_seen && (head & 7) == 0) {
 		/* asked explicitly: take an aligned head even if it is far from
 		 * tail (a tail that fell behind by more than the ring) */
-		sat_add(&ring->stats.resynced_bytes, head - ring->tail);
+		rp_sat_add(&ring->stats.resynced_bytes, head - ring->tail);
 		ring->tail = head;
 		ring->bad_head_seen = 0;
 	}
