@@ -11,23 +11,13 @@
 
 #include "itest.h"
 
-void itest_fail(itest *t, int line, const char *fmt, ...)
-{
-	va_list ap;
-	int n = snprintf(t->msg, sizeof(t->msg), "line %d: ", line);
-	va_start(ap, fmt);
-	vsnprintf(t->msg + n, sizeof(t->msg) - (size_t)n, fmt, ap);
-	va_end(ap);
-	t->status = ITEST_FAIL;
-}
-
 void itest_skip(itest *t, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(t->msg, sizeof(t->msg), fmt, ap);
 	va_end(ap);
-	t->status = ITEST_SKIP;
+	t->status = TAP_SKIP;
 }
 
 bool itest_refused(int err)

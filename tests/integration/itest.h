@@ -9,36 +9,26 @@
 #include <linux/types.h>
 
 #include "../../bpf/itest_emit.bpf.h"
+#include "../tap.h"
 
-enum { ITEST_PASS = 0, ITEST_FAIL = 1, ITEST_SKIP = 2 };
+/* A test case, its status and message, and CHECK (tfail, goto out) are
+ * those of tests/tap.h.  The runner (main.c) writes its own TAP: the
+ * message as a comment before the ok line, SKIP lines on stdout, the plan
+ * last (--only selects). */
+typedef tcase itest;
 
-typedef struct itest {
-	int status;
-	char msg[512];
-} itest;
-
-void itest_fail(itest *t, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* A SKIP with a reason of its own. */
 void itest_skip(itest *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* In a test function with an `out:` cleanup label and an `itest *t`. */
-#define CHECK(cond, ...)                                      \
-	do {                                                  \
-		if (!(cond)) {                                \
-			itest_fail(t, __LINE__, __VA_ARGS__); \
-			goto out;                             \
-		}                                             \
-	} while (0)
-
-/* A refused syscall (not root, no perf, no bpf) is a SKIP, not a pass. */
+/* A refused syscall (not root, no perf, no bpf) is a SKIP, not a pass.
+ * Narrower than tap.h's refused(): -EOPNOTSUPP here is a failure. */
 bool itest_refused(int err);
-#define SKIP_IF_REFUSED(err, what)                                                 \
-	do {                                                                       \
-		if (itest_refused(err)) {                                          \
-			itest_skip(t, "%s refused by the kernel: %s", what,        \
-			           rp_strerror(err));                              \
-			goto out;                                                  \
-		}                                                                  \
+#define SKIP_IF_REFUSED(err, what)                 \
+	do {                                       \
+		if (itest_refused(err)) {          \
+			tskip(t, what, err);       \
+			goto out;                  \
+		}                                  \
 	} while (0)
 
 /* The BPF producer (bpf/itest_emit.bpf.c) loaded with libbpf. */

@@ -61,18 +61,18 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		itest t = { ITEST_PASS, "" };
+		itest t = { TAP_PASS, "" };
 		if (!selected(argc, argv, tests[i].name))
 			continue;
 		tests[i].fn(&t);
 		n++;
 		switch (t.status) {
-		case ITEST_PASS:
+		case TAP_PASS:
 			if (t.msg[0])
 				printf("# %s: %s\n", tests[i].name, t.msg);
 			printf("ok %d - %s\n", n, tests[i].name);
 			break;
-		case ITEST_SKIP:
+		case TAP_SKIP:
 			printf("SKIP: %s: %s\n", tests[i].name, t.msg);
 			printf("ok %d - %s # SKIP %s\n", n, tests[i].name, t.msg);
 			break;

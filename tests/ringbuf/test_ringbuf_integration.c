@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,60 +26,7 @@
 #include "rp_views.h"
 
 #include "../../bpf/ringbuf_test.bpf.h"
-
-/* ---- TAP ---------------------------------------------------------------- */
-
-static int tap_n;
-static int tap_failed;
-
-typedef struct tcase {
-	int status; /* 0 pass, 1 fail, 2 skip */
-	char msg[512];
-} tcase;
-
-static void tfail(tcase *t, int line, const char *fmt, ...)
-{
-	va_list ap;
-	int n = snprintf(t->msg, sizeof t->msg, "line %d: ", line);
-	va_start(ap, fmt);
-	vsnprintf(t->msg + n, sizeof t->msg - (size_t)n, fmt, ap);
-	va_end(ap);
-	t->status = 1;
-}
-
-static void tskip(tcase *t, const char *what, int err)
-{
-	snprintf(t->msg, sizeof t->msg, "%s refused by the kernel: %s", what, rp_strerror(err));
-	t->status = 2;
-}
-
-static void tap_report(const char *name, const tcase *t)
-{
-	tap_n++;
-	if (t->status == 0) {
-		printf("ok %d - %s\n", tap_n, name);
-	} else if (t->status == 2) {
-		printf("ok %d - %s # SKIP %s\n", tap_n, name, t->msg);
-		fprintf(stderr, "SKIP: %s: %s\n", name, t->msg);
-	} else {
-		printf("not ok %d - %s\n# %s\n", tap_n, name, t->msg);
-		tap_failed++;
-	}
-	fflush(stdout);
-}
-
-#define CHECK(cond, ...)                                   \
-	do {                                               \
-		if (!(cond)) {                             \
-			tfail(t, __LINE__, __VA_ARGS__);   \
-			goto out;                          \
-		}                                          \
-	} while (0)
-
-static bool refused(int err)
-{
-	return err == -EPERM || err == -EACCES || err == -ENOSYS || err == -EOPNOTSUPP;
-}
+#include "../tap.h"
 
 /* ---- the BPF fixture ---------------------------------------------------- */
 
@@ -1576,10 +1522,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		void (*fn)(tcase *);
-	} tests[] = {
+	static const tap_test tests[] = {
 		{ "ringbuf round trip with discards (BPF_PROG_TEST_RUN)", test_ringbuf_roundtrip },
 		{ "ringbuf conservation, two rings in one set, small ring", test_ringbuf_conservation },
 		{ "ringbuf wrong map type and closed fd", test_ringbuf_bad_map },
@@ -1609,12 +1552,5 @@ int main(int argc, char **argv)
 		bpf_refused = -errno;
 	if (probe >= 0)
 		close(probe);
-	printf("1..%d\n", n);
-	for (int i = 0; i < n; i++) {
-		tcase t;
-		memset(&t, 0, sizeof t);
-		tests[i].fn(&t);
-		tap_report(tests[i].name, &t);
-	}
-	return tap_failed ? 1 : 0;
+	return tap_run(tests, n);
 }

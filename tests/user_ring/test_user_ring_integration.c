@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,60 +21,7 @@
 #include "rp_error.h"
 
 #include "../../bpf/user_ring_test.bpf.h"
-
-/* ---- TAP ---------------------------------------------------------------- */
-
-static int tap_n;
-static int tap_failed;
-
-typedef struct tcase {
-	int status; /* 0 pass, 1 fail, 2 skip */
-	char msg[512];
-} tcase;
-
-static void tfail(tcase *t, int line, const char *fmt, ...)
-{
-	va_list ap;
-	int n = snprintf(t->msg, sizeof t->msg, "line %d: ", line);
-	va_start(ap, fmt);
-	vsnprintf(t->msg + n, sizeof t->msg - (size_t)n, fmt, ap);
-	va_end(ap);
-	t->status = 1;
-}
-
-static void tskip(tcase *t, const char *what, int err)
-{
-	snprintf(t->msg, sizeof t->msg, "%s refused by the kernel: %s", what, rp_strerror(err));
-	t->status = 2;
-}
-
-static void tap_report(const char *name, const tcase *t)
-{
-	tap_n++;
-	if (t->status == 0) {
-		printf("ok %d - %s\n", tap_n, name);
-	} else if (t->status == 2) {
-		printf("ok %d - %s # SKIP %s\n", tap_n, name, t->msg);
-		fprintf(stderr, "SKIP: %s: %s\n", name, t->msg);
-	} else {
-		printf("not ok %d - %s\n# %s\n", tap_n, name, t->msg);
-		tap_failed++;
-	}
-	fflush(stdout);
-}
-
-#define CHECK(cond, ...)                                   \
-	do {                                               \
-		if (!(cond)) {                             \
-			tfail(t, __LINE__, __VA_ARGS__);   \
-			goto out;                          \
-		}                                          \
-	} while (0)
-
-static bool refused(int err)
-{
-	return err == -EPERM || err == -EACCES || err == -ENOSYS || err == -EOPNOTSUPP;
-}
+#include "../tap.h"
 
 /* ---- the BPF fixture ---------------------------------------------------- */
 
@@ -187,6 +133,33 @@ static int check_log(const fixture *f, uint32_t from, const uint64_t *want, uint
 	return 0;
 }
 
+/* The fixture with a ring of size bytes and the producer on it, for a test
+ * that needs the kernel's user ring buffer.  1 when the test is over
+ * (skipped or failed, already in t): the caller goes to its cleanup. */
+static int ur_open(fixture *f, uint32_t size, rp_bpf_user_ringbuf **ur, tcase *t)
+{
+	if (bpf_refused || ur_refused) {
+		tskip(t, bpf_refused ? "bpf()" : "BPF_MAP_TYPE_USER_RINGBUF",
+		      bpf_refused ? bpf_refused : ur_refused);
+		return 1;
+	}
+	int err = fixture_open(f, size);
+	if (err && refused(err)) {
+		tskip(t, "loading a USER_RINGBUF program", err);
+		return 1;
+	}
+	if (err) {
+		tfail(t, __LINE__, "fixture: %s", rp_strerror(err));
+		return 1;
+	}
+	err = rp_bpf_user_ringbuf_new(f->ur_fd, ur);
+	if (err) {
+		tfail(t, __LINE__, "new: %s", rp_strerror(err));
+		return 1;
+	}
+	return 0;
+}
+
 /* ---- tests -------------------------------------------------------------- */
 
 /* reserve / submit / discard, a pending record stops the drain, a wrapping
@@ -201,19 +174,8 @@ static void test_roundtrip(tcase *t)
 	char why[256];
 	int err;
 
-	if (bpf_refused || ur_refused) {
-		tskip(t, bpf_refused ? "bpf()" : "BPF_MAP_TYPE_USER_RINGBUF",
-		      bpf_refused ? bpf_refused : ur_refused);
-		return;
-	}
-	err = fixture_open(&f, 4096);
-	if (err && refused(err)) {
-		tskip(t, "loading a USER_RINGBUF program", err);
-		return;
-	}
-	CHECK(err == 0, "fixture: %s", rp_strerror(err));
-	err = rp_bpf_user_ringbuf_new(f.ur_fd, &ur);
-	CHECK(err == 0, "new: %s", rp_strerror(err));
+	if (ur_open(&f, 4096, &ur, t))
+		goto out;
 	CHECK(rp_bpf_user_ringbuf_size(ur) == 4096, "size %llu",
 	      (unsigned long long)rp_bpf_user_ringbuf_size(ur));
 
@@ -336,21 +298,9 @@ static void test_full_and_blocking(tcase *t)
 	struct urt_ctl ctl;
 	pthread_t th;
 	bool th_started = false;
-	int err;
 
-	if (bpf_refused || ur_refused) {
-		tskip(t, bpf_refused ? "bpf()" : "BPF_MAP_TYPE_USER_RINGBUF",
-		      bpf_refused ? bpf_refused : ur_refused);
-		return;
-	}
-	err = fixture_open(&f, 4096);
-	if (err && refused(err)) {
-		tskip(t, "loading a USER_RINGBUF program", err);
-		return;
-	}
-	CHECK(err == 0, "fixture: %s", rp_strerror(err));
-	err = rp_bpf_user_ringbuf_new(f.ur_fd, &ur);
-	CHECK(err == 0, "new: %s", rp_strerror(err));
+	if (ur_open(&f, 4096, &ur, t))
+		goto out;
 
 	/* 40-byte payloads take 48 bytes: 85 fit in 4096 (85 * 48 = 4080) */
 	uint64_t seq = 1000;
@@ -361,11 +311,7 @@ static void test_full_and_blocking(tcase *t)
 			CHECK(errno == ENOSPC, "reserve %u: %s", fitted, strerror(errno));
 			break;
 		}
-		/* len_of() is not 40 for these seqs; write the head the BPF side checks */
-		struct urt_rec_head h = { .seq = seq, .len = 40, .zero = 0 };
-		memcpy(p, &h, sizeof h);
-		for (uint32_t i = sizeof h; i < 40; i++)
-			((uint8_t *)p)[i] = (uint8_t)(seq + i);
+		fill(p, seq, 40); /* not len_of(seq): the head says 40 */
 		CHECK(rp_bpf_user_ringbuf_submit(ur, p) == 0, "submit");
 		fitted++;
 		seq++;
@@ -431,10 +377,7 @@ static void test_full_and_blocking(tcase *t)
 	CHECK(p, "blocking reserve after a drain: %s", strerror(errno));
 	CHECK(d.ret == 10, "the drain returned %lld, want 10", (long long)d.ret);
 	CHECK(ms >= 150.0 && ms < 4000.0, "woke after %.1f ms (drain at 200 ms)", ms);
-	struct urt_rec_head h = { .seq = seq, .len = 40, .zero = 0 };
-	memcpy(p, &h, sizeof h);
-	for (uint32_t i = sizeof h; i < 40; i++)
-		((uint8_t *)p)[i] = (uint8_t)(seq + i);
+	fill(p, seq, 40);
 	CHECK(rp_bpf_user_ringbuf_submit(ur, p) == 0, "submit");
 	seq++;
 
@@ -471,21 +414,9 @@ static void test_max_len(tcase *t)
 	struct urt_ctl ctl;
 	struct urt_log l;
 	uint32_t k = 0;
-	int err;
 
-	if (bpf_refused || ur_refused) {
-		tskip(t, bpf_refused ? "bpf()" : "BPF_MAP_TYPE_USER_RINGBUF",
-		      bpf_refused ? bpf_refused : ur_refused);
-		return;
-	}
-	err = fixture_open(&f, 1u << 25);
-	if (err && refused(err)) {
-		tskip(t, "loading a USER_RINGBUF program", err);
-		return;
-	}
-	CHECK(err == 0, "fixture: %s", rp_strerror(err));
-	err = rp_bpf_user_ringbuf_new(f.ur_fd, &ur);
-	CHECK(err == 0, "new: %s", rp_strerror(err));
+	if (ur_open(&f, 1u << 25, &ur, t))
+		goto out;
 	errno = 0;
 	CHECK(!rp_bpf_user_ringbuf_reserve(ur, RP_UR_LEN_MAX + 1) && errno == E2BIG,
 	      "2^24 bytes accepted");
@@ -544,10 +475,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		void (*fn)(tcase *);
-	} tests[] = {
+	static const tap_test tests[] = {
 		{ "user ringbuf round trip: submit, discard, wrap, pending record stops the drain", test_roundtrip },
 		{ "user ringbuf full to ENOSPC, blocking reserve times out, EINTR, wakes after a drain", test_full_and_blocking },
 		{ "user ringbuf largest record (2^24 - 1 bytes) drains, 2^24 refused", test_max_len },
@@ -573,12 +501,5 @@ int main(int argc, char **argv)
 		if (probe >= 0)
 			close(probe);
 	}
-	printf("1..%d\n", n);
-	for (int i = 0; i < n; i++) {
-		tcase t;
-		memset(&t, 0, sizeof t);
-		tests[i].fn(&t);
-		tap_report(tests[i].name, &t);
-	}
-	return tap_failed ? 1 : 0;
+	return tap_run(tests, n);
 }
