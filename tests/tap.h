@@ -1,19 +1,24 @@
 /* TAP scaffolding shared by the real-kernel test programs
  * (tests/ringbuf/test_ringbuf_integration.c,
  * tests/user_ring/test_user_ring_integration.c, and tests/integration
- * through itest.h).  Header only: every function is static inline, so a
- * program that includes it needs no extra object.
+ * through itest.h), and the libbpf steps their BPF fixtures share.  Header
+ * only: every function is static inline, so a program that includes it
+ * needs no extra object (the programs link libbpf already).
  *
  * A test is a function void fn(tcase *t) that leaves t->status at
  * TAP_PASS, or sets it with tfail() (through CHECK) or tskip(). */
 #ifndef RP_TESTS_TAP_H
 #define RP_TESTS_TAP_H
 
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rp_error.h"
 
@@ -95,6 +100,38 @@ static inline int tap_run(const tap_test *tests, int n)
 		failed += tap_report(i + 1, tests[i].name, &t);
 	}
 	return failed ? 1 : 0;
+}
+
+/* ---- BPF fixtures --------------------------------------------------------- */
+
+/* 0 when this process may use bpf(), else the refusal (a negative errno):
+ * then every test that needs bpf() is a SKIP. */
+static inline int tap_bpf_refused(void)
+{
+	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, NULL);
+	int err = fd < 0 && refused(-errno) ? -errno : 0;
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+/* Open the BPF object at path, size its map named map to max_entries and
+ * load it.  0 with *obj set, or a negative errno with *obj NULL. */
+static inline int tap_bpf_load(const char *path, const char *map, uint32_t max_entries,
+                               struct bpf_object **obj)
+{
+	*obj = bpf_object__open_file(path, NULL);
+	if (!*obj)
+		return -errno;
+	struct bpf_map *m = bpf_object__find_map_by_name(*obj, map);
+	int err = !m || bpf_map__set_max_entries(m, max_entries) != 0 ? -EINVAL
+	                                                               : bpf_object__load(*obj);
+	if (err) {
+		bpf_object__close(*obj);
+		*obj = NULL;
+		return err < 0 ? err : -err;
+	}
+	return 0;
 }
 
 #endif

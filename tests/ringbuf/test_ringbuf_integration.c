@@ -42,21 +42,9 @@ typedef struct fixture {
 static int fixture_open(fixture *f, uint32_t rb_size)
 {
 	memset(f, 0, sizeof *f);
-	f->obj = bpf_object__open_file(bpf_path, NULL);
-	if (!f->obj)
-		return -errno;
-	struct bpf_map *m = bpf_object__find_map_by_name(f->obj, "rbt_rb");
-	if (!m || bpf_map__set_max_entries(m, rb_size) != 0) {
-		bpf_object__close(f->obj);
-		f->obj = NULL;
-		return -EINVAL;
-	}
-	int err = bpf_object__load(f->obj);
-	if (err) {
-		bpf_object__close(f->obj);
-		f->obj = NULL;
-		return err < 0 ? err : -err;
-	}
+	int err = tap_bpf_load(bpf_path, "rbt_rb", rb_size, &f->obj);
+	if (err)
+		return err;
 	f->rb_fd = bpf_object__find_map_fd_by_name(f->obj, "rbt_rb");
 	f->perf_fd = bpf_object__find_map_fd_by_name(f->obj, "perf_out");
 	f->ctl_fd = bpf_object__find_map_fd_by_name(f->obj, "rbt_ctl_map");
@@ -1546,11 +1534,6 @@ int main(int argc, char **argv)
 	}
 	bpf_path = argv[1];
 	libbpf_set_print(NULL);
-	/* Probe: can this process use bpf() at all? */
-	int probe = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, NULL);
-	if (probe < 0 && refused(-errno))
-		bpf_refused = -errno;
-	if (probe >= 0)
-		close(probe);
+	bpf_refused = tap_bpf_refused();
 	return tap_run(tests, n);
 }

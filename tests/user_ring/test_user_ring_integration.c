@@ -37,21 +37,9 @@ typedef struct fixture {
 static int fixture_open(fixture *f, uint32_t size)
 {
 	memset(f, 0, sizeof *f);
-	f->obj = bpf_object__open_file(bpf_path, NULL);
-	if (!f->obj)
-		return -errno;
-	struct bpf_map *m = bpf_object__find_map_by_name(f->obj, "urt_ur");
-	if (!m || bpf_map__set_max_entries(m, size) != 0) {
-		bpf_object__close(f->obj);
-		f->obj = NULL;
-		return -EINVAL;
-	}
-	int err = bpf_object__load(f->obj);
-	if (err) {
-		bpf_object__close(f->obj);
-		f->obj = NULL;
-		return err < 0 ? err : -err;
-	}
+	int err = tap_bpf_load(bpf_path, "urt_ur", size, &f->obj);
+	if (err)
+		return err;
 	f->ur_fd = bpf_object__find_map_fd_by_name(f->obj, "urt_ur");
 	f->ctl_fd = bpf_object__find_map_fd_by_name(f->obj, "urt_ctl_map");
 	f->log_fd = bpf_object__find_map_fd_by_name(f->obj, "urt_log_map");
@@ -489,13 +477,9 @@ int main(int argc, char **argv)
 	}
 	bpf_path = argv[1];
 	libbpf_set_print(NULL);
-	int probe = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, NULL);
-	if (probe < 0 && refused(-errno))
-		bpf_refused = -errno;
-	if (probe >= 0)
-		close(probe);
+	bpf_refused = tap_bpf_refused();
 	if (!bpf_refused) {
-		probe = bpf_map_create(BPF_MAP_TYPE_USER_RINGBUF, NULL, 0, 0, 4096, NULL);
+		int probe = bpf_map_create(BPF_MAP_TYPE_USER_RINGBUF, NULL, 0, 0, 4096, NULL);
 		if (probe < 0 && (errno == EINVAL || refused(-errno)))
 			ur_refused = -errno;
 		if (probe >= 0)
