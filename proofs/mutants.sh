@@ -32,7 +32,7 @@ if [ ! -s "$conf" ]; then
   cat proofs/why3-cvc5.conf >> "$conf"
 fi
 pass=0; fail=0
-jobs=${RP_PROOF_JOBS:-2}   # mutants proved side by side (one Frama-C process each)
+jobs=${RP_MUTANT_JOBS:-4}   # mutants proved side by side (one Frama-C process each; WP leaves a core idle much of the time)
 note() { [ -n "${RP_RESULTS:-}" ] && echo "$1" >> "$RP_RESULTS"; echo "$1"; }
 # One mutant: writes its verdict line (and a detail line) to $dir/verdict.
 one_mutant() {
