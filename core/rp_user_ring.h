@@ -99,6 +99,12 @@ typedef struct rp_ur_rsv {
   logic integer rp_ur_word(uint8_t *d, integer o) =
     rp_le32(d[o], d[o + 1], d[o + 2], d[o + 3]);
 
+  // The header at offset o as reserve leaves it, pending: the len word is
+  // len | BUSY (len < 2^30), the second word 0.
+  predicate rp_ur_pending(uint8_t *d, integer o, integer len) =
+    rp_ur_word(d, o) == len + rp_rb_busy_bit &&
+    d[o + 4] == 0 && d[o + 5] == 0 && d[o + 6] == 0 && d[o + 7] == 0;
+
   // Reserve's preconditions on the ring, as the other walks state them.
   predicate rp_ur_ring_ok(uint8_t *d, integer size) =
     rp_ring_size_ok(size) && \valid(d + (0 .. size - 1));
@@ -157,11 +163,7 @@ typedef struct rp_ur_rsv {
       ensures ur_rsv: rsv->pos == \old(*producer) && rsv->len == len &&
                 rsv->off == rp_off(\old(*producer), size) &&
                 rsv->size == rp_rb_total(len);
-      ensures ur_hdr: rp_ur_word(data, rp_off(\old(*producer), size)) == len + rp_rb_busy_bit;
-      ensures ur_pad: data[rp_off(\old(*producer), size) + 4] == 0 &&
-                data[rp_off(\old(*producer), size) + 5] == 0 &&
-                data[rp_off(\old(*producer), size) + 6] == 0 &&
-                data[rp_off(\old(*producer), size) + 7] == 0;
+      ensures ur_hdr: rp_ur_pending(data, rp_off(\old(*producer), size), len);
       ensures ur_in: rp_off(\old(*producer), size) + 8 <= size && len + 8 <= rsv->size <= size;
       ensures ur_payload: rp_slices_in_ring(data, size, rp_off(\old(*producer), size), len,
                                            rsv->payload);
