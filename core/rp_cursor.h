@@ -28,16 +28,12 @@
 /*@
   predicate rp_cur_ok(rp_span s, uint32_t *off) =
     rp_span_ok(s) && \valid(off) && *off <= rp_span_len(s) &&
-    rp_apart_from_span(off, s);
-
-  // rp_apart_from_span (core/rp_span.h) for the read_format values.
-  predicate rp_apart_from_span(rp_read_values *p, rp_span s) =
-    \separated(p, s.p0 + (0 .. s.n0 - 1), s.p1 + (0 .. s.n1 - 1));
+    RP_APART_FROM_SPAN(off, s);
 */
 
 /*@ requires rp_cur_ok(s, off);
     requires \valid(out) && \separated(out, off);
-    requires rp_apart_from_span(out, s);
+    requires RP_APART_FROM_SPAN(out, s);
     assigns *off, *out;
     behavior fits:
       assumes *off + 8 <= rp_span_len(s);
@@ -55,7 +51,7 @@ bool rp_take_u64(rp_span s, uint32_t *off, uint64_t *out);
 
 /*@ requires rp_cur_ok(s, off);
     requires \valid(out) && \separated(out, off);
-    requires rp_apart_from_span(out, s);
+    requires RP_APART_FROM_SPAN(out, s);
     assigns *off, *out;
     behavior fits:
       assumes *off + 4 <= rp_span_len(s);
@@ -73,7 +69,7 @@ bool rp_take_u32(rp_span s, uint32_t *off, uint32_t *out);
 
 /*@ requires rp_cur_ok(s, off);
     requires \valid(out) && \separated(out, off);
-    requires rp_apart_from_span(out, s);
+    requires RP_APART_FROM_SPAN(out, s);
     assigns *off, *out;
     behavior fits:
       assumes *off + 2 <= rp_span_len(s);
@@ -91,7 +87,7 @@ bool rp_take_u16(rp_span s, uint32_t *off, uint16_t *out);
 
 /*@ requires rp_cur_ok(s, off);
     requires \valid(out) && \separated(out, off);
-    requires rp_apart_from_span(out, s);
+    requires RP_APART_FROM_SPAN(out, s);
     assigns *off, *out;
     behavior fits:
       assumes *off + 1 <= rp_span_len(s);
@@ -110,7 +106,7 @@ bool rp_take_u8(rp_span s, uint32_t *off, uint8_t *out);
 /* The next len bytes as a view into s. */
 /*@ requires rp_cur_ok(s, off);
     requires \valid(out) && \separated(out, off);
-    requires rp_apart_from_span(out, s);
+    requires RP_APART_FROM_SPAN(out, s);
     assigns *off, *out;
     behavior fits:
       assumes *off + len <= rp_span_len(s);
@@ -131,7 +127,7 @@ bool rp_take_span(rp_span s, uint32_t *off, uint32_t len, rp_span *out);
  * anything; the product is bounded before it is formed). */
 /*@ requires rp_cur_ok(s, off);
     requires \valid(out) && \separated(out, off);
-    requires rp_apart_from_span(out, s);
+    requires RP_APART_FROM_SPAN(out, s);
     requires 1 <= esz <= 64;
     assigns *off, *out;
     behavior fits:
@@ -155,7 +151,7 @@ bool rp_take_array(rp_span s, uint32_t *off, uint64_t count, uint32_t esz,
  * *off moves to the end of s. */
 /*@ requires rp_cur_ok(s, off);
     requires \valid(out) && \separated(out, off);
-    requires rp_apart_from_span(out, s);
+    requires RP_APART_FROM_SPAN(out, s);
     assigns *off, *out;
     ensures *off == rp_span_len(s);
     ensures rp_span_slice(*out, s, \old(*off), rp_span_len(*out));
@@ -173,7 +169,7 @@ void rp_take_string(rp_span s, uint32_t *off, rp_span *out);
  * unchanged). */
 /*@ requires rp_cur_ok(s, off);
     requires \valid(out) && \separated(out, off);
-    requires rp_apart_from_span(out, s);
+    requires RP_APART_FROM_SPAN(out, s);
     assigns *off, *out;
     // Summary for callers (the parsers): what every behavior implies.
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(s);
@@ -202,8 +198,8 @@ bool rp_take_opt_u64(rp_span s, uint32_t *off, bool present, uint64_t *out);
  * *off unchanged. */
 /*@ requires rp_cur_ok(s, off);
     requires \valid(a) && \valid(c) && \separated(a, c, off);
-    requires rp_apart_from_span(a, s);
-    requires rp_apart_from_span(c, s);
+    requires RP_APART_FROM_SPAN(a, s);
+    requires RP_APART_FROM_SPAN(c, s);
     assigns *off, *a, *c;
     // Summary for callers (the parsers): what every behavior implies.
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(s);
@@ -245,7 +241,7 @@ rp_span rp_span_prefix_of(rp_span s, uint32_t len);
 /*@ requires rp_cur_ok(b, off);
     requires read_format < 32;
     requires \valid(out) && \separated(out, off);
-    requires rp_apart_from_span(out, b);
+    requires RP_APART_FROM_SPAN(out, b);
     assigns *off, *out;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
