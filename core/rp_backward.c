@@ -64,6 +64,7 @@ rp_status rp_backward_next(const rp_ring *ring, uint64_t head, uint64_t *walked,
 	const uint16_t size = h.size;
 	//@ assert bw_off: off == rp_bw_off(head, w, ring->size);
 	//@ assert bw_hdr: size == rp_hdr_size(ring, off);
+	//@ assert bw_named: size == rp_bw_size(ring, head, w);
 	//@ assert bw_type: type == rp_hdr_type(ring, off);
 	//@ assert bw_misc: misc == rp_hdr_misc(ring, off);
 

@@ -45,6 +45,10 @@
 
   // Offset of ring byte x for 0 <= x < 2 * size.
   logic integer rp_bw_wrap(integer x, integer size) = x < size ? x : x - size;
+
+  // The size field of the header walked bytes after head (walked < size).
+  logic integer rp_bw_size(rp_ring *r, integer head, integer walked) =
+    rp_hdr_size(r, rp_bw_off(head, walked, r->size));
 */
 
 /* Copy the record walked bytes after head into scratch and decode it.
@@ -88,45 +92,45 @@
       ensures \result == RP_EMPTY;
     behavior zero:
       assumes head % 8 == 0 && *walked % 8 == 0 && *walked < ring->size;
-      assumes rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)) == 0;
+      assumes rp_bw_size(ring, head, *walked) == 0;
       assigns \nothing;
       ensures \result == RP_BW_END_ZERO;
     behavior hdr_short:
       assumes head % 8 == 0 && *walked % 8 == 0 && *walked < ring->size;
-      assumes 0 < rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)) < 8;
+      assumes 0 < rp_bw_size(ring, head, *walked) < 8;
       assigns \nothing;
       ensures \result == RP_E_BW_HDR_SHORT;
     behavior hdr_align:
       assumes head % 8 == 0 && *walked % 8 == 0 && *walked < ring->size;
-      assumes rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)) >= 8;
-      assumes rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)) % 8 != 0;
+      assumes rp_bw_size(ring, head, *walked) >= 8;
+      assumes rp_bw_size(ring, head, *walked) % 8 != 0;
       assigns \nothing;
       ensures \result == RP_E_BW_HDR_ALIGN;
     behavior overwritten:
       assumes head % 8 == 0 && *walked % 8 == 0 && *walked < ring->size;
-      assumes rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)) >= 8;
-      assumes rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)) % 8 == 0;
-      assumes *walked + rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)) > ring->size;
+      assumes rp_bw_size(ring, head, *walked) >= 8;
+      assumes rp_bw_size(ring, head, *walked) % 8 == 0;
+      assumes *walked + rp_bw_size(ring, head, *walked) > ring->size;
       assigns \nothing;
       ensures \result == RP_BW_END_OVERWRITTEN;
     behavior scratch_small:
       assumes head % 8 == 0 && *walked % 8 == 0 && *walked < ring->size;
-      assumes rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)) >= 8;
-      assumes rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)) % 8 == 0;
-      assumes *walked + rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)) <= ring->size;
-      assumes rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)) - 8 > cap;
+      assumes rp_bw_size(ring, head, *walked) >= 8;
+      assumes rp_bw_size(ring, head, *walked) % 8 == 0;
+      assumes *walked + rp_bw_size(ring, head, *walked) <= ring->size;
+      assumes rp_bw_size(ring, head, *walked) - 8 > cap;
       assigns \nothing;
       ensures \result == RP_E_BW_SCRATCH;
     behavior ok:
       assumes head % 8 == 0 && *walked % 8 == 0 && *walked < ring->size;
-      assumes rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)) >= 8;
-      assumes rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)) % 8 == 0;
-      assumes *walked + rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)) <= ring->size;
-      assumes rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)) - 8 <= cap;
+      assumes rp_bw_size(ring, head, *walked) >= 8;
+      assumes rp_bw_size(ring, head, *walked) % 8 == 0;
+      assumes *walked + rp_bw_size(ring, head, *walked) <= ring->size;
+      assumes rp_bw_size(ring, head, *walked) - 8 <= cap;
       ensures \result == RP_OK;
       ensures rp_dist(rec->pos, head) == \old(*walked);
       // Header facts in the pre-state (the ring is not written: same bytes).
-      ensures bw_size: rec->size == \old(rp_hdr_size(ring, rp_bw_off(head, *walked, ring->size)));
+      ensures bw_size: rec->size == \old(rp_bw_size(ring, head, *walked));
       ensures bw_type: rec->type == \old(rp_hdr_type(ring, rp_bw_off(head, *walked, ring->size)));
       ensures bw_misc: rec->misc == \old(rp_hdr_misc(ring, rp_bw_off(head, *walked, ring->size)));
       ensures rec->body.p0 == scratch && rec->body.p1 == scratch;

@@ -105,17 +105,41 @@ void rp_take_string(rp_span s, uint32_t *off, rp_span *out)
 	*off = s.n0 + s.n1;
 }
 
+/* The optional helpers read through rp_span_get_* into a local rather than
+ * call rp_take_*: WP does not apply a callee's per-behavior assigns at a
+ * call site, so after a failed rp_take_* the caller could not prove *off
+ * unchanged, which their contracts state. */
 bool rp_take_opt_u64(rp_span s, uint32_t *off, bool present, uint64_t *out)
 {
+	uint64_t v;
+
 	*out = 0u;
-	return !present || rp_take_u64(s, off, out);
+	if (!present)
+		return true;
+	if (!rp_span_get_u64(s, *off, &v))
+		return false;
+	*out = v;
+	*off += 8u;
+	return true;
 }
 
 bool rp_take_opt_u32x2(rp_span s, uint32_t *off, bool present, uint32_t *a, uint32_t *c)
 {
+	uint32_t v;
+
 	*a = 0u;
 	*c = 0u;
-	return !present || (rp_take_u32(s, off, a) && rp_take_u32(s, off, c));
+	if (!present)
+		return true;
+	if (!rp_span_get_u32(s, *off, &v))
+		return false;
+	*a = v;
+	*off += 4u;
+	if (!rp_span_get_u32(s, *off, &v))
+		return false;
+	*c = v;
+	*off += 4u;
+	return true;
 }
 
 rp_span rp_span_prefix_of(rp_span s, uint32_t len)

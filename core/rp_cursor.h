@@ -1,10 +1,15 @@
 /* Cursor parsing over a span: every helper reads at byte offset *off,
  * checks the field fits inside the span, and advances *off past it.  On
- * false the caller must stop: the required-field helpers then leave *off
- * and *out unwritten, but the optional-field helpers do not (rp_take_opt_u64
- * sets *out = 0 before it reads; rp_take_opt_u32x2 may store the first
- * value and advance *off before the second does not fit).  Each contract
- * says exactly which.
+ * false (or an error status) the caller must stop, and what the helper
+ * wrote first depends on the helper, as its contract states:
+ *  - rp_take_u8/u16/u32/u64, rp_take_span, rp_take_array: nothing (*off
+ *    and *out unchanged);
+ *  - rp_take_opt_u64: *out = 0, *off unchanged;
+ *  - rp_take_opt_u32x2: *a = *c = 0 with *off unchanged, or, when the
+ *    first value fits and the second does not, *a = the first value,
+ *    *c = 0 and *off advanced by 4;
+ *  - rp_take_read_values: may have written *out and moved *off (its
+ *    contract says only that it assigns them).
  *
  * Proved (core/rp_cursor.c): the contracts below.  Tested, not proved:
  * nothing beyond them (tests/parsers drive the helpers through the parsers).
@@ -23,12 +28,12 @@
 /*@
   predicate rp_cur_ok(rp_span s, uint32_t *off) =
     rp_span_ok(s) && \valid(off) && *off <= rp_span_len(s) &&
-    \separated(off, s.p0 + (0 .. s.n0 - 1), s.p1 + (0 .. s.n1 - 1));
+    RP_APART_FROM_SPAN(off, s);
 */
 
 /*@ requires rp_cur_ok(s, off);
     requires \valid(out) && \separated(out, off);
-    requires \separated(out, s.p0 + (0 .. s.n0 - 1), s.p1 + (0 .. s.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, s);
     assigns *off, *out;
     behavior fits:
       assumes *off + 8 <= rp_span_len(s);
@@ -46,7 +51,7 @@ bool rp_take_u64(rp_span s, uint32_t *off, uint64_t *out);
 
 /*@ requires rp_cur_ok(s, off);
     requires \valid(out) && \separated(out, off);
-    requires \separated(out, s.p0 + (0 .. s.n0 - 1), s.p1 + (0 .. s.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, s);
     assigns *off, *out;
     behavior fits:
       assumes *off + 4 <= rp_span_len(s);
@@ -64,7 +69,7 @@ bool rp_take_u32(rp_span s, uint32_t *off, uint32_t *out);
 
 /*@ requires rp_cur_ok(s, off);
     requires \valid(out) && \separated(out, off);
-    requires \separated(out, s.p0 + (0 .. s.n0 - 1), s.p1 + (0 .. s.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, s);
     assigns *off, *out;
     behavior fits:
       assumes *off + 2 <= rp_span_len(s);
@@ -82,7 +87,7 @@ bool rp_take_u16(rp_span s, uint32_t *off, uint16_t *out);
 
 /*@ requires rp_cur_ok(s, off);
     requires \valid(out) && \separated(out, off);
-    requires \separated(out, s.p0 + (0 .. s.n0 - 1), s.p1 + (0 .. s.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, s);
     assigns *off, *out;
     behavior fits:
       assumes *off + 1 <= rp_span_len(s);
@@ -101,7 +106,7 @@ bool rp_take_u8(rp_span s, uint32_t *off, uint8_t *out);
 /* The next len bytes as a view into s. */
 /*@ requires rp_cur_ok(s, off);
     requires \valid(out) && \separated(out, off);
-    requires \separated(out, s.p0 + (0 .. s.n0 - 1), s.p1 + (0 .. s.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, s);
     assigns *off, *out;
     behavior fits:
       assumes *off + len <= rp_span_len(s);
@@ -122,7 +127,7 @@ bool rp_take_span(rp_span s, uint32_t *off, uint32_t len, rp_span *out);
  * anything; the product is bounded before it is formed). */
 /*@ requires rp_cur_ok(s, off);
     requires \valid(out) && \separated(out, off);
-    requires \separated(out, s.p0 + (0 .. s.n0 - 1), s.p1 + (0 .. s.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, s);
     requires 1 <= esz <= 64;
     assigns *off, *out;
     behavior fits:
@@ -146,7 +151,7 @@ bool rp_take_array(rp_span s, uint32_t *off, uint64_t count, uint32_t esz,
  * *off moves to the end of s. */
 /*@ requires rp_cur_ok(s, off);
     requires \valid(out) && \separated(out, off);
-    requires \separated(out, s.p0 + (0 .. s.n0 - 1), s.p1 + (0 .. s.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, s);
     assigns *off, *out;
     ensures *off == rp_span_len(s);
     ensures rp_span_slice(*out, s, \old(*off), rp_span_len(*out));
@@ -158,23 +163,66 @@ bool rp_take_array(rp_span s, uint32_t *off, uint64_t count, uint32_t esz,
 */
 void rp_take_string(rp_span s, uint32_t *off, rp_span *out);
 
-/* An optional u64: when present, take it (false if it does not fit); when
- * absent, write 0 and leave *off. */
+/* An optional u64: *out = 0 first; then, when present, take it.  Absent:
+ * true, *out == 0, *off unchanged.  Present and fits: as rp_take_u64.
+ * Present and does not fit: false, having written *out = 0 (*off
+ * unchanged). */
 /*@ requires rp_cur_ok(s, off);
     requires \valid(out) && \separated(out, off);
-    requires \separated(out, s.p0 + (0 .. s.n0 - 1), s.p1 + (0 .. s.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, s);
     assigns *off, *out;
+    // Summary for callers (the parsers): what every behavior implies.
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(s);
+    behavior absent:
+      assumes !present;
+      ensures \result == \true;
+      ensures *off == \old(*off) && *out == 0;
+    behavior fits:
+      assumes present && *off + 8 <= rp_span_len(s);
+      ensures \result == \true;
+      ensures *off == \old(*off) + 8;
+      ensures *out == rp_span_u64(s, \old(*off));
+    behavior outside:
+      assumes present && *off + 8 > rp_span_len(s);
+      ensures \result == \false;
+      ensures *off == \old(*off) && *out == 0;
+    complete behaviors;
+    disjoint behaviors;
 */
 bool rp_take_opt_u64(rp_span s, uint32_t *off, bool present, uint64_t *out);
 
-/* Two optional u32 (pid/tid, cpu/res), the same way. */
+/* Two optional u32 (pid/tid, cpu/res): *a = *c = 0 first; then, when
+ * present, take *a and then *c.  A failure can come after the first take:
+ * with 4 to 7 bytes left it returns false having stored *a and advanced
+ * *off by 4 (*c stays 0); with fewer than 4, false with *a = *c = 0 and
+ * *off unchanged. */
 /*@ requires rp_cur_ok(s, off);
     requires \valid(a) && \valid(c) && \separated(a, c, off);
-    requires \separated(a, s.p0 + (0 .. s.n0 - 1), s.p1 + (0 .. s.n1 - 1));
-    requires \separated(c, s.p0 + (0 .. s.n0 - 1), s.p1 + (0 .. s.n1 - 1));
+    requires RP_APART_FROM_SPAN(a, s);
+    requires RP_APART_FROM_SPAN(c, s);
     assigns *off, *a, *c;
+    // Summary for callers (the parsers): what every behavior implies.
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(s);
+    behavior absent:
+      assumes !present;
+      ensures \result == \true;
+      ensures *off == \old(*off) && *a == 0 && *c == 0;
+    behavior fits:
+      assumes present && *off + 8 <= rp_span_len(s);
+      ensures \result == \true;
+      ensures *off == \old(*off) + 8;
+      ensures *a == rp_span_u32(s, \old(*off)) && *c == rp_span_u32(s, \old(*off) + 4);
+    behavior first_only:
+      assumes present && *off + 4 <= rp_span_len(s) < *off + 8;
+      ensures \result == \false;
+      ensures *off == \old(*off) + 4;
+      ensures *a == rp_span_u32(s, \old(*off)) && *c == 0;
+    behavior outside:
+      assumes present && *off + 4 > rp_span_len(s);
+      ensures \result == \false;
+      ensures *off == \old(*off) && *a == 0 && *c == 0;
+    complete behaviors;
+    disjoint behaviors;
 */
 bool rp_take_opt_u32x2(rp_span s, uint32_t *off, bool present, uint32_t *a, uint32_t *c);
 
@@ -193,7 +241,7 @@ rp_span rp_span_prefix_of(rp_span s, uint32_t len);
 /*@ requires rp_cur_ok(b, off);
     requires read_format < 32;
     requires \valid(out) && \separated(out, off);
-    requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, b);
     assigns *off, *out;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);

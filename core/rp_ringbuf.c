@@ -16,10 +16,10 @@ RP_HOT rp_status rp_ringbuf_next(const rp_ring *ring, uint64_t producer,
 	const uint64_t off = rp_pos_off(c, ring->size);
 	const uint32_t word = rp_load_u32(ring->data + off);
 	//@ assert word == rp_rb_word(ring, rp_off(c, ring->size));
-	if (word >= 2147483648u)
+	if (word >= RP_RB_BUSY_BIT)
 		return RP_BUSY;
 	//@ assert !rp_rb_is_busy(rp_rb_word(ring, rp_off(c, ring->size)));
-	const uint32_t len = word % 1073741824u;
+	const uint32_t len = word % RP_RB_DISCARD_BIT; /* bits 0-29 */
 	//@ assert len == rp_rb_len(rp_rb_word(ring, rp_off(c, ring->size)));
 	const uint64_t total = ((uint64_t)len + 7u) / 8u * 8u + 8u;
 	//@ assert rb_total: total == rp_rb_total(len);
@@ -28,7 +28,7 @@ RP_HOT rp_status rp_ringbuf_next(const rp_ring *ring, uint64_t producer,
 		return RP_E_RB_LEN;
 	//@ assert rb_in: len + 8 <= ring->size;
 	/* Division, not masks: the bit tests prove as arithmetic. */
-	const bool discarded = (word / 1073741824u) % 2u == 1u;
+	const bool discarded = (word / RP_RB_DISCARD_BIT) % 2u == 1u;
 	//@ assert rb_d: discarded <==> rp_rb_is_discard(rp_rb_word(ring, rp_off(c, ring->size)));
 
 	const rp_span d = rp_slices_after(ring->data, ring->size, off, len);

@@ -37,6 +37,12 @@
 #include "rp_span.h"
 #include "rp_status.h"
 
+/* The len word's flags (include/uapi/linux/bpf.h): BPF_RINGBUF_BUSY_BIT
+ * (1U << 31) and BPF_RINGBUF_DISCARD_BIT (1U << 30); the length is the 30
+ * bits below them (RP_RB_LEN_MASK).  The C code and the contracts
+ * (rp_rb_busy_bit, rp_rb_discard_bit) both take the values from here.  The
+ * core tests the bits with >=, / and %, not masks: those prove as
+ * arithmetic. */
 #define RP_RB_BUSY_BIT 0x80000000u
 #define RP_RB_DISCARD_BIT 0x40000000u
 #define RP_RB_LEN_MASK 0x3fffffffu
@@ -53,9 +59,13 @@ typedef struct rp_rb_record {
 /*@
   logic integer rp_rb_word(rp_ring *r, integer o) =
     rp_le32(r->data[o], r->data[o + 1], r->data[o + 2], r->data[o + 3]);
-  logic integer rp_rb_len(integer w) = w % 1073741824;
-  predicate rp_rb_is_busy(integer w) = w >= 2147483648;
-  predicate rp_rb_is_discard(integer w) = (w / 1073741824) % 2 == 1;
+  // BPF_RINGBUF_BUSY_BIT (2^31) and BPF_RINGBUF_DISCARD_BIT (2^30) of a
+  // len word w (0 <= w < 2^32); its length is w mod 2^30, bits 0-29.
+  logic integer rp_rb_busy_bit = RP_RB_BUSY_BIT;
+  logic integer rp_rb_discard_bit = RP_RB_DISCARD_BIT;
+  logic integer rp_rb_len(integer w) = w % rp_rb_discard_bit;
+  predicate rp_rb_is_busy(integer w) = w >= rp_rb_busy_bit;
+  predicate rp_rb_is_discard(integer w) = (w / rp_rb_discard_bit) % 2 == 1;
   logic integer rp_rb_total(integer len) = ((len + 7) / 8) * 8 + 8;
 
   // The len payload bytes of the record whose header is at offset o.

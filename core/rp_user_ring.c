@@ -34,7 +34,7 @@ rp_status rp_user_ring_reserve(uint8_t *data, uint64_t size, uint64_t consumer,
 	const uint32_t b2 = q / 256u;
 	//@ assert ur_bytes: len == b0 + 256 * q && q == b1 + 256 * b2 && b2 < 256;
 #if RP_BIG_ENDIAN
-	RP_STORE_U8(data + off, 128u);
+	RP_STORE_U8(data + off, RP_UR_TOP_BUSY);
 	RP_STORE_U8(data + off + 1, b2);
 	RP_STORE_U8(data + off + 2, b1);
 	RP_STORE_U8(data + off + 3, b0);
@@ -42,13 +42,13 @@ rp_status rp_user_ring_reserve(uint8_t *data, uint64_t size, uint64_t consumer,
 	RP_STORE_U8(data + off, b0);
 	RP_STORE_U8(data + off + 1, b1);
 	RP_STORE_U8(data + off + 2, b2);
-	RP_STORE_U8(data + off + 3, 128u);
+	RP_STORE_U8(data + off + 3, RP_UR_TOP_BUSY);
 #endif
 	RP_STORE_U8(data + off + 4, 0u);
 	RP_STORE_U8(data + off + 5, 0u);
 	RP_STORE_U8(data + off + 6, 0u);
 	RP_STORE_U8(data + off + 7, 0u);
-	//@ assert ur_w: rp_ur_word(data, off) == len + 2147483648;
+	//@ assert ur_w: rp_ur_word(data, off) == len + rp_rb_busy_bit;
 	//@ assert ur_z: data[off + 4] == 0 && data[off + 5] == 0 && data[off + 6] == 0 && data[off + 7] == 0;
 
 	rsv->pos = p;
@@ -65,8 +65,8 @@ rp_status rp_user_ring_commit(uint8_t *data, uint64_t size, uint64_t off, bool d
 	if (off % 8u != 0 || off >= size)
 		return RP_E_UR_OFF;
 	/* off + 8 <= size: both are multiples of 8 */
-	if (RP_LOAD_U8(data + off + RP_UR_TOP) != 128u)
+	if (RP_LOAD_U8(data + off + RP_UR_TOP) != RP_UR_TOP_BUSY)
 		return RP_E_UR_NOT_RESERVED;
-	RP_STORE_U8(data + off + RP_UR_TOP, discard ? 64u : 0u);
+	RP_STORE_U8(data + off + RP_UR_TOP, discard ? RP_UR_TOP_DISCARD : 0u);
 	return RP_OK;
 }

@@ -67,6 +67,12 @@ extern "C" {
  * a dynptr, which holds at most 2^24 - 1 bytes (DYNPTR_MAX_SIZE). */
 #define RP_UR_LEN_MAX 0xffffffu
 
+/* The len word's top byte (bits 24-31; a length < 2^24 leaves it to the
+ * flags): RP_RB_BUSY_BIT >> 24 while reserved, RP_RB_DISCARD_BIT >> 24 once
+ * discarded (BPF_RINGBUF_BUSY_BIT, BPF_RINGBUF_DISCARD_BIT). */
+#define RP_UR_TOP_BUSY 0x80u
+#define RP_UR_TOP_DISCARD 0x40u
+
 /* Every store to ring memory goes through RP_STORE_U8.  In gcc/clang
  * builds it is a release store (x86-64: a plain mov; arm64: stlrb): the
  * commit's flag byte is ordered after the payload writes.  The proof sees
@@ -92,6 +98,12 @@ typedef struct rp_ur_rsv {
   // The len word of the header at offset o (host order: little endian).
   logic integer rp_ur_word(uint8_t *d, integer o) =
     rp_le32(d[o], d[o + 1], d[o + 2], d[o + 3]);
+
+  // The header at offset o as reserve leaves it, pending: the len word is
+  // len | BUSY (len < 2^30), the second word 0.
+  predicate rp_ur_pending(uint8_t *d, integer o, integer len) =
+    rp_ur_word(d, o) == len + rp_rb_busy_bit &&
+    d[o + 4] == 0 && d[o + 5] == 0 && d[o + 6] == 0 && d[o + 7] == 0;
 
   // Reserve's preconditions on the ring, as the other walks state them.
   predicate rp_ur_ring_ok(uint8_t *d, integer size) =
@@ -151,11 +163,7 @@ typedef struct rp_ur_rsv {
       ensures ur_rsv: rsv->pos == \old(*producer) && rsv->len == len &&
                 rsv->off == rp_off(\old(*producer), size) &&
                 rsv->size == rp_rb_total(len);
-      ensures ur_hdr: rp_ur_word(data, rp_off(\old(*producer), size)) == len + 2147483648;
-      ensures ur_pad: data[rp_off(\old(*producer), size) + 4] == 0 &&
-                data[rp_off(\old(*producer), size) + 5] == 0 &&
-                data[rp_off(\old(*producer), size) + 6] == 0 &&
-                data[rp_off(\old(*producer), size) + 7] == 0;
+      ensures ur_hdr: rp_ur_pending(data, rp_off(\old(*producer), size), len);
       ensures ur_in: rp_off(\old(*producer), size) + 8 <= size && len + 8 <= rsv->size <= size;
       ensures ur_payload: rp_slices_in_ring(data, size, rp_off(\old(*producer), size), len,
                                            rsv->payload);
@@ -191,18 +199,18 @@ rp_status rp_user_ring_reserve(uint8_t *data, uint64_t size, uint64_t consumer,
       ensures \result == RP_E_UR_OFF;
     behavior not_reserved:
       assumes off % 8 == 0 && off + 8 <= size;
-      assumes data[off + 3] != 128;
+      assumes data[off + 3] != RP_UR_TOP_BUSY;
       assigns \nothing;
       ensures \result == RP_E_UR_NOT_RESERVED;
     behavior commit:
       assumes off % 8 == 0 && off + 8 <= size;
-      assumes data[off + 3] == 128;
+      assumes data[off + 3] == RP_UR_TOP_BUSY;
       assigns data[off + 3];
       ensures \result == RP_OK;
       ensures ur_old: \old(rp_ur_word(data, off)) ==
-                rp_rb_len(\old(rp_ur_word(data, off))) + 2147483648;
+                rp_rb_len(\old(rp_ur_word(data, off))) + rp_rb_busy_bit;
       ensures ur_new: rp_ur_word(data, off) ==
-                rp_rb_len(\old(rp_ur_word(data, off))) + (discard ? 1073741824 : 0);
+                rp_rb_len(\old(rp_ur_word(data, off))) + (discard ? rp_rb_discard_bit : 0);
     complete behaviors;
     disjoint behaviors;
 */
