@@ -1,12 +1,77 @@
 #include "rp_ring.h"
 
-RP_HOT rp_status rp_ring_next(const rp_ring *ring, uint64_t head, uint64_t *tail,
-                       rp_record *rec)
+/* The record whose header is at position t, given its offset off = t mod
+ * size (by division in rp_ring_next; carried from record to record in the
+ * batch loop).  data and size come by value, so that the batch loop keeps
+ * them in registers across its stores to the records.  Writes *rec only on
+ * RP_OK.  The header is read once, with one 8-byte load, and checked in
+ * registers. */
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires off == rp_off(t, size);
+    requires \valid(rec) && \separated(rec, data + (0 .. size - 1));
+    assigns *rec;
+
+    behavior overrun:
+      assumes rp_dist(head, t) > size;
+      assigns \nothing;
+      ensures \result == RP_E_OVERRUN;
+    behavior tail_align:
+      assumes rp_dist(head, t) <= size;
+      assumes t % 8 != 0;
+      assigns \nothing;
+      ensures \result == RP_E_TAIL_ALIGN;
+    behavior empty:
+      assumes t % 8 == 0;
+      assumes rp_dist(head, t) == 0;
+      assigns \nothing;
+      ensures \result == RP_EMPTY;
+    behavior partial_header:
+      assumes t % 8 == 0;
+      assumes 0 < rp_dist(head, t) < 8;
+      assigns \nothing;
+      ensures \result == RP_E_TRUNCATED;
+    behavior hdr_short:
+      assumes t % 8 == 0;
+      assumes 8 <= rp_dist(head, t) <= size;
+      assumes rp_hdr_size_at(data, off) < 8;
+      assigns \nothing;
+      ensures \result == RP_E_HDR_SHORT;
+    behavior hdr_align:
+      assumes t % 8 == 0;
+      assumes 8 <= rp_dist(head, t) <= size;
+      assumes rp_hdr_size_at(data, off) >= 8;
+      assumes rp_hdr_size_at(data, off) % 8 != 0;
+      assigns \nothing;
+      ensures \result == RP_E_HDR_ALIGN;
+    behavior truncated:
+      assumes t % 8 == 0;
+      assumes 8 <= rp_dist(head, t) <= size;
+      assumes rp_hdr_size_at(data, off) >= 8;
+      assumes rp_hdr_size_at(data, off) % 8 == 0;
+      assumes rp_hdr_size_at(data, off) > rp_dist(head, t);
+      assigns \nothing;
+      ensures \result == RP_E_TRUNCATED;
+    behavior ok:
+      assumes t % 8 == 0;
+      assumes 8 <= rp_dist(head, t) <= size;
+      assumes rp_hdr_size_at(data, off) >= 8;
+      assumes rp_hdr_size_at(data, off) % 8 == 0;
+      assumes rp_hdr_size_at(data, off) <= rp_dist(head, t);
+      ensures \result == RP_OK;
+      ensures rec->pos == t;
+      ensures rec->size == \old(rp_hdr_size_at(data, off));
+      ensures rec->type == \old(rp_hdr_type_at(data, off));
+      ensures rec->misc == \old(rp_hdr_misc_at(data, off));
+      ensures rp_body_in_ring(data, size, off, rec->size, rec->body);
+    complete behaviors;
+    disjoint behaviors;
+*/
+static RP_HOT rp_status rp_ring_take(const uint8_t *data, uint64_t size, uint64_t head,
+                                     uint64_t t, uint64_t off, rp_record *rec)
 {
-	const uint64_t t = *tail;
 	const uint64_t avail = rp_pos_dist(head, t);
 
-	if (avail > ring->size)
+	if (avail > size)
 		return RP_E_OVERRUN;
 	if (t % 8u != 0)
 		return RP_E_TAIL_ALIGN;
@@ -15,12 +80,10 @@ RP_HOT rp_status rp_ring_next(const rp_ring *ring, uint64_t head, uint64_t *tail
 	if (avail < 8u)
 		return RP_E_TRUNCATED;
 
-	/* The header never straddles the ring end: 8-aligned offset, size % 8 == 0.
-	 * It is read once, with one 8-byte load, and checked in registers. */
-	const uint64_t off = rp_pos_off(t, ring->size);
-	const rp_header h = rp_load_header(ring->data + off);
-	/*@ assert h.type == rp_hdr_type(ring, off) && h.misc == rp_hdr_misc(ring, off) &&
-	           h.size == rp_hdr_size(ring, off); */
+	/* The header never straddles the ring end: 8-aligned offset, size % 8 == 0. */
+	const rp_header h = rp_load_header(data + off);
+	/*@ assert h.type == rp_hdr_type_at(data, off) && h.misc == rp_hdr_misc_at(data, off) &&
+	           h.size == rp_hdr_size_at(data, off); */
 
 	if (h.size < 8u)
 		return RP_E_HDR_SHORT;
@@ -29,7 +92,7 @@ RP_HOT rp_status rp_ring_next(const rp_ring *ring, uint64_t head, uint64_t *tail
 	if (h.size > avail)
 		return RP_E_TRUNCATED;
 
-	const rp_span body = rp_slices_after(ring->data, ring->size, off, h.size - 8u);
+	const rp_span body = rp_slices_after(data, size, off, h.size - 8u);
 
 	rec->pos = t;
 	rec->type = h.type;
@@ -39,35 +102,123 @@ RP_HOT rp_status rp_ring_next(const rp_ring *ring, uint64_t head, uint64_t *tail
 	rec->body.n0 = body.n0;
 	rec->body.p1 = body.p1;
 	rec->body.n1 = body.n1;
-	*tail = rp_pos_add(t, h.size);
 	return RP_OK;
 }
 
-/* rp_ring_next seen from the batch loop: only the facts the loop needs, so
- * that the loop's goals do not carry every behavior of the decoder. */
-/*@ requires rp_ring_ok(ring);
+RP_HOT rp_status rp_ring_next(const rp_ring *ring, uint64_t head, uint64_t *tail,
+                       rp_record *rec)
+{
+	const uint64_t t = *tail;
+	rp_record r;
+	const rp_status st = rp_ring_take(ring->data, ring->size, head, t,
+	                                  rp_pos_off(t, ring->size), &r);
+
+	if (st != RP_OK)
+		return st;
+	rec->pos = r.pos;
+	rec->type = r.type;
+	rec->misc = r.misc;
+	rec->size = r.size;
+	rec->body.p0 = r.body.p0;
+	rec->body.n0 = r.body.n0;
+	rec->body.p1 = r.body.p1;
+	rec->body.n1 = r.body.n1;
+	*tail = rp_pos_add(t, r.size);
+	return RP_OK;
+}
+
+/* (m * q + r) mod m == r: the one modular fact the offset step needs. */
+/*@ ghost
+/@ requires 0 < m && 0 <= r < m;
+   assigns \nothing;
+   ensures (m * q + r) % m == r;
+@/
+static void rp_mod_fact(uint64_t m, uint64_t q, uint64_t r)
+{
+}
+*/
+
+/* The offset of t2 = t + s (on the u64 circle), from t's offset: one add and
+ * one compare instead of a division per record.  When the position passes
+ * 2^64 the offset jumps (unless size divides 2^64, which the core does not
+ * assume), so that rare step divides again.  The ghost call gives the
+ * provers the one modular fact the step needs, instantiated with the terms
+ * at hand (as a lemma they do not find the instance). */
+/*@ requires rp_ring_size_ok(size);
+    requires t % 8 == 0 && s % 8 == 0 && 8 <= s <= size;
+    requires off == rp_off(t, size);
+    requires t2 == (t + s < RP_U64_MOD ? t + s : t + s - RP_U64_MOD);
+    assigns \nothing;
+    ensures \result == rp_off(t2, size);
+*/
+static RP_HOT uint64_t rp_off_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s,
+                                    uint64_t t2)
+{
+	if (t2 < t)
+		return rp_pos_off(t2, size);
+	/*@ ghost
+	  uint64_t m = size / 8;
+	  uint64_t q = (t / 8) / m;
+	*/
+	//@ assert t / 8 == m * q + off / 8;
+	//@ assert t2 / 8 == t / 8 + s / 8;
+	uint64_t o = off + s;
+	if (o >= size) {
+		o -= size;
+		//@ ghost rp_mod_fact(m, q + 1, o / 8);
+		//@ assert t2 / 8 == m * (q + 1) + o / 8;
+	} else {
+		//@ ghost rp_mod_fact(m, q, o / 8);
+		//@ assert t2 / 8 == m * q + o / 8;
+	}
+	return o;
+}
+
+/* One step of the batch loop: rp_ring_take at *tail, then *tail and the
+ * offset moved past the record.  Its contract holds only the facts the loop
+ * needs, so that the loop's goals carry neither every behavior of the
+ * decoder nor the modular arithmetic of the offset.  The new offset is
+ * returned by value (no local of the loop has its address taken). */
+typedef struct rp_ring_stepped {
+	rp_status st;
+	uint64_t off; /* offset of the new *tail, on RP_OK */
+} rp_ring_stepped;
+
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
     requires \valid(tail) && \valid(rec);
     requires \separated(tail, rec);
-    requires \separated(tail, ring, ring->data + (0 .. ring->size - 1));
-    requires \separated(rec, ring, ring->data + (0 .. ring->size - 1));
+    requires \separated(tail, data + (0 .. size - 1));
+    requires \separated(rec, data + (0 .. size - 1));
+    requires off == rp_off(*tail, size);
     assigns *tail, *rec;
-    ensures step_status: \result == RP_OK || \result == RP_EMPTY || \result < 0;
-    ensures step_stay: \result != RP_OK ==> *tail == \old(*tail);
-    ensures step_empty: \result == RP_EMPTY ==> *tail == head;
-    ensures step_pos: \result == RP_OK ==> rec->pos == \old(*tail);
-    ensures step_size: \result == RP_OK ==>
+    ensures step_status: \result.st == RP_OK || \result.st == RP_EMPTY || \result.st < 0;
+    ensures step_stay: \result.st != RP_OK ==> *tail == \old(*tail);
+    ensures step_empty: \result.st == RP_EMPTY ==> *tail == head;
+    ensures step_pos: \result.st == RP_OK ==> rec->pos == \old(*tail);
+    ensures step_size: \result.st == RP_OK ==>
               rec->size >= 8 && rec->size % 8 == 0 && rec->pos % 8 == 0 && *tail % 8 == 0;
-    ensures step_adv: \result == RP_OK ==> rp_dist(*tail, \old(*tail)) == rec->size;
-    ensures step_head: \result == RP_OK ==>
+    ensures step_adv: \result.st == RP_OK ==> rp_dist(*tail, \old(*tail)) == rec->size;
+    ensures step_head: \result.st == RP_OK ==>
               rp_dist(head, *tail) == rp_dist(head, \old(*tail)) - rec->size;
-    ensures step_body: \result == RP_OK ==>
-              rp_body_in_ring(\old(ring->data), \old(ring->size),
-                              rp_off(\old(*tail), \old(ring->size)), rec->size, rec->body);
+    ensures step_body: \result.st == RP_OK ==>
+              rp_body_in_ring(data, size, rp_off(\old(*tail), size), rec->size, rec->body);
+    ensures step_off: \result.st == RP_OK ==> \result.off == rp_off(*tail, size);
 */
-static rp_status rp_ring_step(const rp_ring *ring, uint64_t head,
-                              uint64_t *tail, rp_record *rec)
+static RP_HOT rp_ring_stepped rp_ring_step(const uint8_t *data, uint64_t size, uint64_t head,
+                                           uint64_t *tail, uint64_t off, rp_record *rec)
 {
-	return rp_ring_next(ring, head, tail, rec);
+	rp_ring_stepped out;
+	const uint64_t t = *tail;
+
+	out.st = rp_ring_take(data, size, head, t, off, rec);
+	out.off = off;
+	if (out.st == RP_OK) {
+		const uint64_t s = rec->size;
+		const uint64_t t2 = rp_pos_add(t, s);
+		out.off = rp_off_after(size, t, off, s, t2);
+		*tail = t2;
+	}
+	return out;
 }
 
 /* The batch loop.  It decodes straight into recs[n] and *tail (no local
@@ -108,11 +259,17 @@ static rp_drain_run rp_ring_drain_loop(const rp_ring *ring, uint64_t head,
                                        uint64_t *tail, rp_record *recs,
                                        uint32_t max)
 {
+	/* The ring fields in locals: stores to recs cannot change them, so they
+	 * stay in registers.  The offset is carried from record to record. */
+	const uint8_t *const data = ring->data;
+	const uint64_t size = ring->size;
+	uint64_t off = rp_pos_off(*tail, size);
 	uint32_t n = 0;
 	rp_status st = RP_EMPTY;
 
 	/*@ loop invariant 0 <= n <= max;
 	    loop invariant st == RP_EMPTY;
+	    loop invariant off == rp_off(*tail, size);
 	    loop invariant 8 * n <= rp_dist(*tail, \at(*tail, Pre));
 	    loop invariant rp_dist(head, *tail) + rp_dist(*tail, \at(*tail, Pre)) ==
 	                   rp_dist(head, \at(*tail, Pre));
@@ -129,13 +286,15 @@ static rp_drain_run rp_ring_drain_loop(const rp_ring *ring, uint64_t head,
 	                     rp_body_in_ring(\at(ring->data, Pre), \at(ring->size, Pre),
 	                                     rp_off(recs[k].pos, \at(ring->size, Pre)),
 	                                     recs[k].size, recs[k].body);
-	    loop assigns n, st, *tail, recs[0 .. max - 1];
+	    loop assigns n, st, off, *tail, recs[0 .. max - 1];
 	    loop variant max - n;
 	*/
 	while (n < max) {
-		st = rp_ring_step(ring, head, tail, recs + n);
+		const rp_ring_stepped r = rp_ring_step(data, size, head, tail, off, recs + n);
+		st = r.st;
 		if (st != RP_OK)
 			break;
+		off = r.off;
 		n++;
 		st = RP_EMPTY;
 	}

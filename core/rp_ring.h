@@ -55,12 +55,14 @@ typedef struct rp_record {
     \valid_read(r) && rp_ring_size_ok(r->size) &&
     \valid_read(r->data + (0 .. r->size - 1));
 
-  logic integer rp_hdr_type(rp_ring *r, integer o) =
-    rp_le32(r->data[o], r->data[o + 1], r->data[o + 2], r->data[o + 3]);
-  logic integer rp_hdr_misc(rp_ring *r, integer o) =
-    rp_le16(r->data[o + 4], r->data[o + 5]);
-  logic integer rp_hdr_size(rp_ring *r, integer o) =
-    rp_le16(r->data[o + 6], r->data[o + 7]);
+  // The header fields at offset o of the ring memory d, and of a ring.
+  logic integer rp_hdr_type_at(uint8_t *d, integer o) =
+    rp_le32(d[o], d[o + 1], d[o + 2], d[o + 3]);
+  logic integer rp_hdr_misc_at(uint8_t *d, integer o) = rp_le16(d[o + 4], d[o + 5]);
+  logic integer rp_hdr_size_at(uint8_t *d, integer o) = rp_le16(d[o + 6], d[o + 7]);
+  logic integer rp_hdr_type(rp_ring *r, integer o) = rp_hdr_type_at(r->data, o);
+  logic integer rp_hdr_misc(rp_ring *r, integer o) = rp_hdr_misc_at(r->data, o);
+  logic integer rp_hdr_size(rp_ring *r, integer o) = rp_hdr_size_at(r->data, o);
 
   // The body of a record of `size` bytes whose header is at offset o.
   predicate rp_body_in_ring(uint8_t *data, integer rsize, integer o,
