@@ -172,10 +172,10 @@ rp_status rp_sample_id_parse(const rp_sample_layout *L, rp_span body, rp_sample_
                         rec->body.p1 + (0 .. rec->body.n1 - 1));
     assigns *out;
     behavior unknown:
-      assumes rec->type < 1 || rec->type > 22;
+      assumes rec->type < RP_RECORD_MMAP || rec->type > RP_RECORD_CALLCHAIN_DEFERRED;
       ensures \result == RP_E_UNKNOWN_TYPE;
     behavior known:
-      assumes 1 <= rec->type <= 22;
+      assumes RP_RECORD_MMAP <= rec->type <= RP_RECORD_CALLCHAIN_DEFERRED;
       ensures \result == RP_OK || \result == RP_E_BODY_SHORT ||
               \result == RP_E_LEFTOVER || \result == RP_E_RAW_ALIGN ||
               \result == RP_E_STACK_DYN || \result == RP_E_BUILD_ID_SIZE;

@@ -53,9 +53,13 @@ typedef struct rp_sample_layout {
 	bool sample_id_all;
 } rp_sample_layout;
 
-/*@ predicate rp_layout_ok(rp_sample_layout *L) =
+/*@ // 2^25 = RP_SAMPLE_KNOWN_LIMIT (1 << 25): the bit above the highest known
+    // sample_type bit, WEIGHT_STRUCT (bit 24); every known bit is below it.
+    logic integer RP_SAMPLE_TYPE_LIMIT = 33554432;
+
+    predicate rp_layout_ok(rp_sample_layout *L) =
       \valid_read(L) && L->regs_user_nr <= 64 && L->regs_intr_nr <= 64 &&
-      L->id_size <= 48 && L->read_format < 32 && L->sample_type < 33554432;
+      L->id_size <= 48 && L->read_format < 32 && L->sample_type < RP_SAMPLE_TYPE_LIMIT;
 
     // Set bits among the low k bits of m.
     logic integer rp_popc_n(integer m, integer k) =
@@ -73,15 +77,15 @@ uint32_t rp_popcount64(uint64_t m);
 /*@ requires \valid(out);
     assigns *out;
     behavior type_bits:
-      assumes sample_type >= 33554432;
+      assumes sample_type >= RP_SAMPLE_TYPE_LIMIT;
       assigns \nothing;
       ensures \result == RP_E_SAMPLE_TYPE_BITS;
     behavior format_bits:
-      assumes sample_type < 33554432 && read_format >= 32;
+      assumes sample_type < RP_SAMPLE_TYPE_LIMIT && read_format >= 32;
       assigns \nothing;
       ensures \result == RP_E_READ_FORMAT_BITS;
     behavior valid:
-      assumes sample_type < 33554432 && read_format < 32;
+      assumes sample_type < RP_SAMPLE_TYPE_LIMIT && read_format < 32;
       ensures \result == RP_OK || \result == RP_E_WEIGHT_BOTH;
       ensures \result == RP_OK ==> rp_layout_ok(out) &&
         out->sample_type == sample_type && out->read_format == read_format &&
@@ -166,7 +170,6 @@ typedef struct rp_sample {
     requires \separated(lost, r->entries.p0 + (0 .. r->entries.n0 - 1),
                         r->entries.p1 + (0 .. r->entries.n1 - 1));
     assigns *value, *id, *lost;
-    ensures \result == \true || \result == \false;
 */
 bool rp_read_entry(const rp_read_values *r, uint32_t i, uint64_t *value,
                    uint64_t *id, uint64_t *lost);
