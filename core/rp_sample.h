@@ -25,12 +25,16 @@
  * returned lies inside the body; the layout rejects unknown bits; counts
  * (callchain nr, branch nr, group nr, dump sizes) are checked against the
  * bytes left before any multiplication, so no size computation overflows;
- * every error is a defined status.
- * Tested, not proved: that the fields consume the body exactly (the C
- * checks it and returns RP_E_LEFTOVER; no contract states it yet), and the
- * values of the fixed fields (tests/parsers unit tests with an independent
- * record builder, parsers-integration on the real kernel, the sample fuzz
- * harness against its own field walk).
+ * every error is a defined status.  Exact consumption: on RP_OK the walk's
+ * cursor, which starts at offset 0 and only the field helpers move
+ * (forward), ends at the end of the body, so no byte is left over
+ * (sample_walk's postcondition `exact`: its returned final offset ==
+ * rp_span_len(body); asserted, and proved, at each RP_OK return of
+ * rp_sample_parse_body, whose signature does not return the offset).
+ * Tested, not proved: the values of the fixed fields, i.e. that each part
+ * takes the bytes the kernel layout gives it (tests/parsers unit tests with
+ * an independent record builder, parsers-integration on the real kernel,
+ * the sample fuzz harness against its own field walk).
  */
 #ifndef RP_SAMPLE_H
 #define RP_SAMPLE_H
