@@ -304,7 +304,7 @@ static rp_status body_short_unless(bool ok)
     requires rp_cur_ok(p, off);
     requires \valid(out) && \separated(out, off, L);
     requires \separated(out, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
-    requires 1 <= type <= 22 && type != RP_RECORD_SAMPLE;
+    requires RP_RECORD_MMAP <= type <= RP_RECORD_CALLCHAIN_DEFERRED && type != RP_RECORD_SAMPLE;
     assigns *off, *out;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_BUILD_ID_SIZE;
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(p);
@@ -377,12 +377,53 @@ static rp_status parse_payload(const rp_sample_layout *L, rp_span p, uint32_t *o
 	}
 }
 
+/* The payload walk: parse_payload with one cursor from offset 0, then the
+ * exactness check.  *end receives where the cursor stopped; RP_OK only when
+ * that is the end of the payload (the fields consumed it exactly). */
+/*@ requires rp_layout_ok(L);
+    requires rp_span_ok(p);
+    requires \valid(out) && \valid(end) && \separated(out, L) && \separated(end, out, L);
+    requires \separated(out, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires \separated(end, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_RECORD_MMAP <= type <= RP_RECORD_CALLCHAIN_DEFERRED && type != RP_RECORD_SAMPLE;
+    assigns *end, *out;
+    ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_BUILD_ID_SIZE ||
+            \result == RP_E_LEFTOVER;
+    ensures exact: \result == RP_OK ==> *end == rp_span_len(p);
+    ensures \result == RP_OK && type == RP_RECORD_MMAP ==> rp_span_inside(out->mmap.filename, p);
+    ensures \result == RP_OK && type == RP_RECORD_MMAP2 ==>
+              rp_span_inside(out->mmap2.filename, p) && rp_span_inside(out->mmap2.build_id, p);
+    ensures \result == RP_OK && type == RP_RECORD_COMM ==> rp_span_inside(out->comm.comm, p);
+    ensures \result == RP_OK && type == RP_RECORD_READ ==> rp_read_inside(&out->read.values, p);
+    ensures \result == RP_OK && type == RP_RECORD_NAMESPACES ==>
+              rp_span_inside(out->namespaces.entries, p);
+    ensures \result == RP_OK && type == RP_RECORD_KSYMBOL ==> rp_span_inside(out->ksymbol.name, p);
+    ensures \result == RP_OK && type == RP_RECORD_BPF_EVENT ==> rp_span_inside(out->bpf_event.tag, p);
+    ensures \result == RP_OK && type == RP_RECORD_CGROUP ==> rp_span_inside(out->cgroup.path, p);
+    ensures \result == RP_OK && type == RP_RECORD_TEXT_POKE ==>
+              rp_span_inside(out->text_poke.old_bytes, p) && rp_span_inside(out->text_poke.new_bytes, p);
+    ensures \result == RP_OK && type == RP_RECORD_CALLCHAIN_DEFERRED ==>
+              rp_span_inside(out->callchain_deferred.ips, p);
+*/
+static rp_status walk_payload(const rp_sample_layout *L, rp_span p, uint32_t type, uint16_t misc,
+                              rp_event *out, uint32_t *end)
+{
+	uint32_t off = 0;
+	const rp_status r = parse_payload(L, p, &off, type, misc, out);
+	if (r != RP_OK)
+		return r;
+	*end = off;
+	if (off != p.n0 + p.n1)
+		return RP_E_LEFTOVER;
+	return RP_OK;
+}
+
 rp_status rp_record_parse(const rp_sample_layout *L, const rp_record *rec, rp_event *out)
 {
 	const uint32_t type = rec->type;
 	const rp_span body = rec->body;
 	rp_span payload;
-	uint32_t off = 0;
+	uint32_t end; /* where the payload walk stopped */
 
 	out->type = type;
 	out->misc = rec->misc;
@@ -401,11 +442,12 @@ rp_status rp_record_parse(const rp_sample_layout *L, const rp_record *rec, rp_ev
 	const uint32_t trailer = L->sample_id_all ? L->id_size : 0u;
 	/*@ assert trailer <= body.n0 + body.n1; */
 	payload = rp_span_prefix_of(body, (body.n0 + body.n1) - trailer);
-	const rp_status r = parse_payload(L, payload, &off, type, rec->misc, out);
+	const rp_status r = walk_payload(L, payload, type, rec->misc, out, &end);
 	if (r != RP_OK)
 		return r;
-	if (off != payload.n0 + payload.n1)
-		return RP_E_LEFTOVER;
+	/* exact consumption, trailer included: the payload walk ended where the
+	 * trailer (the last `trailer` bytes) begins */
+	/*@ assert exact: end + trailer == rp_span_len(body); */
 	/* the READ view, lifted from payload to body before the header writes */
 	/*@ assert type == RP_RECORD_READ ==> rp_span_inside(out->read.values.entries, payload); */
 	/*@ assert rp_span_prefix(payload, body); */

@@ -13,10 +13,18 @@
  *
  * Proved (core/rp_records.c): reads and returned views stay inside the
  * record body; the trailer is read from the end of the body and fits; every
- * error is a defined status.
- * Tested, not proved: exact consumption (checked by the C, returned as
- * RP_E_LEFTOVER; no contract states it yet) and the field values per record
- * type (tests/parsers, parsers-integration, the sample fuzz harness). */
+ * error is a defined status.  Exact consumption, trailer included: on RP_OK
+ * the payload walk's cursor (from offset 0, moved only forward by the field
+ * helpers) ends exactly where the trailer begins: the body's last id_size
+ * bytes with sample_id_all, none without.  That is walk_payload's
+ * postcondition `exact`, asserted (and proved) in rp_record_parse as
+ * final offset + trailer size == rp_span_len(body).  A SAMPLE is the
+ * SAMPLE parser's (rp_sample.h).
+ * Tested, not proved: that the trailer's fields fill its id_size bytes
+ * (they do when id_size is 8 per trailer bit of sample_type, as
+ * rp_sample_layout_make computes it; no contract states that), and the
+ * field values per record type (tests/parsers, parsers-integration, the
+ * sample fuzz harness). */
 #ifndef RP_RECORDS_H
 #define RP_RECORDS_H
 
@@ -172,10 +180,10 @@ rp_status rp_sample_id_parse(const rp_sample_layout *L, rp_span body, rp_sample_
                         rec->body.p1 + (0 .. rec->body.n1 - 1));
     assigns *out;
     behavior unknown:
-      assumes rec->type < 1 || rec->type > 22;
+      assumes rec->type < RP_RECORD_MMAP || rec->type > RP_RECORD_CALLCHAIN_DEFERRED;
       ensures \result == RP_E_UNKNOWN_TYPE;
     behavior known:
-      assumes 1 <= rec->type <= 22;
+      assumes RP_RECORD_MMAP <= rec->type <= RP_RECORD_CALLCHAIN_DEFERRED;
       ensures \result == RP_OK || \result == RP_E_BODY_SHORT ||
               \result == RP_E_LEFTOVER || \result == RP_E_RAW_ALIGN ||
               \result == RP_E_STACK_DYN || \result == RP_E_BUILD_ID_SIZE;

@@ -491,27 +491,39 @@ static void gather_walk(rp_sample *out, rp_span b, rp_sample f, rp_sample k)
 	out->read = f.read; /* the one struct store, last */
 }
 
+/* A walk's status and, on RP_OK, where its cursor stopped.  Returned by
+ * value, so that no store into *out can touch the offset: an out-parameter
+ * beside *out did not prove (proofs/README.md). */
+typedef struct walk_result {
+	rp_status st;
+	uint32_t end;
+} walk_result;
+
+/* The whole SAMPLE walk, one cursor from offset 0 through every part.
+ * Exact consumption: RP_OK only when the cursor stopped at the end of the
+ * body. */
 /*@ requires rp_layout_ok(L);
     requires rp_span_ok(b);
     requires \valid(out);
     requires \separated(out, L);
     requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
     assigns *out;
-    ensures \result == RP_OK || \result == RP_E_BODY_SHORT ||
-            \result == RP_E_LEFTOVER || \result == RP_E_RAW_ALIGN ||
-            \result == RP_E_STACK_DYN;
-    ensures \result == RP_OK ==> rp_read_inside(&out->read, b);
-    ensures \result == RP_OK ==> rp_span_inside(out->callchain, b);
-    ensures \result == RP_OK ==> rp_span_inside(out->raw, b);
-    ensures \result == RP_OK ==> rp_span_inside(out->branch_entries, b);
-    ensures \result == RP_OK ==> rp_span_inside(out->branch_counters, b);
-    ensures \result == RP_OK ==> rp_span_inside(out->regs_user, b);
-    ensures \result == RP_OK ==> rp_span_inside(out->stack_user, b);
-    ensures \result == RP_OK ==> rp_span_inside(out->regs_intr, b);
-    ensures \result == RP_OK ==> rp_span_inside(out->aux, b);
+    ensures \result.st == RP_OK || \result.st == RP_E_BODY_SHORT ||
+            \result.st == RP_E_LEFTOVER || \result.st == RP_E_RAW_ALIGN ||
+            \result.st == RP_E_STACK_DYN;
+    ensures exact: \result.st == RP_OK ==> \result.end == rp_span_len(b);
+    ensures \result.st == RP_OK ==> rp_read_inside(&out->read, b);
+    ensures \result.st == RP_OK ==> rp_span_inside(out->callchain, b);
+    ensures \result.st == RP_OK ==> rp_span_inside(out->raw, b);
+    ensures \result.st == RP_OK ==> rp_span_inside(out->branch_entries, b);
+    ensures \result.st == RP_OK ==> rp_span_inside(out->branch_counters, b);
+    ensures \result.st == RP_OK ==> rp_span_inside(out->regs_user, b);
+    ensures \result.st == RP_OK ==> rp_span_inside(out->stack_user, b);
+    ensures \result.st == RP_OK ==> rp_span_inside(out->regs_intr, b);
+    ensures \result.st == RP_OK ==> rp_span_inside(out->aux, b);
 */
-static rp_status sample_walk(const rp_sample_layout *L, rp_span b, uint32_t variant,
-                             rp_sample *out)
+static walk_result sample_walk(const rp_sample_layout *L, rp_span b, uint32_t variant,
+                               rp_sample *out)
 {
 	const uint64_t st = L->sample_type;
 	const uint64_t read_format = L->read_format;
@@ -521,40 +533,57 @@ static rp_status sample_walk(const rp_sample_layout *L, rp_span b, uint32_t vari
 	uint32_t off = 0;
 	rp_sample front, back; /* scratch: the two halves are walked apart */
 	rp_status r;
+	walk_result w;
 
+	w.end = 0u;
 	out->present = st;
-	if (!walk_fixed_ids(b, &off, st, out))
-		return RP_E_BODY_SHORT;
+	if (!walk_fixed_ids(b, &off, st, out)) {
+		w.st = RP_E_BODY_SHORT;
+		return w;
+	}
 	r = walk_read_to_branch(b, &off, st, read_format, bst, variant, &front);
-	if (r != RP_OK)
-		return r;
+	if (r != RP_OK) {
+		w.st = r;
+		return w;
+	}
 	const rp_sample front_done = front; /* a value: walk_regs_to_aux cannot touch it */
 	r = walk_regs_to_aux(b, &off, st, regs_user_nr, regs_intr_nr, &back);
-	if (r != RP_OK)
-		return r;
-	if (off != b.n0 + b.n1)
-		return RP_E_LEFTOVER;
+	if (r != RP_OK) {
+		w.st = r;
+		return w;
+	}
+	w.end = off;
+	if (w.end != b.n0 + b.n1) {
+		w.st = RP_E_LEFTOVER;
+		return w;
+	}
 	gather_walk(out, b, front_done, back);
-	return RP_OK;
+	w.st = RP_OK;
+	return w;
 }
 
 rp_status rp_sample_parse_body(const rp_sample_layout *L, rp_span body, rp_sample *out)
 {
-	const rp_status first = sample_walk(L, body, 0u, out);
-	if (first == RP_OK)
+	const walk_result first = sample_walk(L, body, 0u, out);
+	if (first.st == RP_OK) {
+		/*@ assert exact: first.end == rp_span_len(body); */
 		return RP_OK;
+	}
 	if (!(L->sample_type & RP_SAMPLE_BRANCH_STACK) ||
 	    !(L->branch_sample_type & (RP_BRANCH_HW_INDEX | RP_BRANCH_COUNTERS)))
-		return first;
+		return first.st;
 	/*@ loop invariant 1 <= v <= 4;
 	    loop assigns v, *out;
 	    loop variant 4 - v;
 	*/
 	for (uint32_t v = 1u; v < 4u; v++) {
-		if (sample_walk(L, body, v, out) == RP_OK)
+		const walk_result w = sample_walk(L, body, v, out);
+		if (w.st == RP_OK) {
+			/*@ assert exact: w.end == rp_span_len(body); */
 			return RP_OK;
+		}
 	}
-	return first;
+	return first.st;
 }
 
 rp_status rp_sample_parse(const rp_sample_layout *L, const rp_record *rec, rp_sample *out)

@@ -25,12 +25,16 @@
  * returned lies inside the body; the layout rejects unknown bits; counts
  * (callchain nr, branch nr, group nr, dump sizes) are checked against the
  * bytes left before any multiplication, so no size computation overflows;
- * every error is a defined status.
- * Tested, not proved: that the fields consume the body exactly (the C
- * checks it and returns RP_E_LEFTOVER; no contract states it yet), and the
- * values of the fixed fields (tests/parsers unit tests with an independent
- * record builder, parsers-integration on the real kernel, the sample fuzz
- * harness against its own field walk).
+ * every error is a defined status.  Exact consumption: on RP_OK the walk's
+ * cursor, which starts at offset 0 and only the field helpers move
+ * (forward), ends at the end of the body, so no byte is left over
+ * (sample_walk's postcondition `exact`: its returned final offset ==
+ * rp_span_len(body); asserted, and proved, at each RP_OK return of
+ * rp_sample_parse_body, whose signature does not return the offset).
+ * Tested, not proved: the values of the fixed fields, i.e. that each part
+ * takes the bytes the kernel layout gives it (tests/parsers unit tests with
+ * an independent record builder, parsers-integration on the real kernel,
+ * the sample fuzz harness against its own field walk).
  */
 #ifndef RP_SAMPLE_H
 #define RP_SAMPLE_H
@@ -53,9 +57,13 @@ typedef struct rp_sample_layout {
 	bool sample_id_all;
 } rp_sample_layout;
 
-/*@ predicate rp_layout_ok(rp_sample_layout *L) =
+/*@ // 2^25 = RP_SAMPLE_KNOWN_LIMIT (1 << 25): the bit above the highest known
+    // sample_type bit, WEIGHT_STRUCT (bit 24); every known bit is below it.
+    logic integer RP_SAMPLE_TYPE_LIMIT = 33554432;
+
+    predicate rp_layout_ok(rp_sample_layout *L) =
       \valid_read(L) && L->regs_user_nr <= 64 && L->regs_intr_nr <= 64 &&
-      L->id_size <= 48 && L->read_format < 32 && L->sample_type < 33554432;
+      L->id_size <= 48 && L->read_format < 32 && L->sample_type < RP_SAMPLE_TYPE_LIMIT;
 
     // Set bits among the low k bits of m.
     logic integer rp_popc_n(integer m, integer k) =
@@ -73,15 +81,15 @@ uint32_t rp_popcount64(uint64_t m);
 /*@ requires \valid(out);
     assigns *out;
     behavior type_bits:
-      assumes sample_type >= 33554432;
+      assumes sample_type >= RP_SAMPLE_TYPE_LIMIT;
       assigns \nothing;
       ensures \result == RP_E_SAMPLE_TYPE_BITS;
     behavior format_bits:
-      assumes sample_type < 33554432 && read_format >= 32;
+      assumes sample_type < RP_SAMPLE_TYPE_LIMIT && read_format >= 32;
       assigns \nothing;
       ensures \result == RP_E_READ_FORMAT_BITS;
     behavior valid:
-      assumes sample_type < 33554432 && read_format < 32;
+      assumes sample_type < RP_SAMPLE_TYPE_LIMIT && read_format < 32;
       ensures \result == RP_OK || \result == RP_E_WEIGHT_BOTH;
       ensures \result == RP_OK ==> rp_layout_ok(out) &&
         out->sample_type == sample_type && out->read_format == read_format &&
@@ -166,7 +174,6 @@ typedef struct rp_sample {
     requires \separated(lost, r->entries.p0 + (0 .. r->entries.n0 - 1),
                         r->entries.p1 + (0 .. r->entries.n1 - 1));
     assigns *value, *id, *lost;
-    ensures \result == \true || \result == \false;
 */
 bool rp_read_entry(const rp_read_values *r, uint32_t i, uint64_t *value,
                    uint64_t *id, uint64_t *lost);
