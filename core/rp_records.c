@@ -248,6 +248,26 @@ static bool parse_3u64(rp_span p, uint32_t *off, uint64_t *x, uint64_t *y, uint6
 	return rp_take_u64(p, off, x) && rp_take_u64(p, off, y) && rp_take_u64(p, off, z);
 }
 
+/* The views a non-SAMPLE payload parse returns lie inside the payload p:
+ * the same ensures clauses for parse_payload and walk_payload.  A macro, not
+ * a predicate, so that WP sees exactly these clauses (its simplifier does not
+ * unfold a predicate: see RP_APART_FROM_SPAN in rp_span.h). */
+#define RP_PAYLOAD_VIEWS_INSIDE \
+    ensures \result == RP_OK && type == RP_RECORD_MMAP ==> rp_span_inside(out->mmap.filename, p); \
+    ensures \result == RP_OK && type == RP_RECORD_MMAP2 ==> \
+              rp_span_inside(out->mmap2.filename, p) && rp_span_inside(out->mmap2.build_id, p); \
+    ensures \result == RP_OK && type == RP_RECORD_COMM ==> rp_span_inside(out->comm.comm, p); \
+    ensures \result == RP_OK && type == RP_RECORD_READ ==> rp_read_inside(&out->read.values, p); \
+    ensures \result == RP_OK && type == RP_RECORD_NAMESPACES ==> \
+              rp_span_inside(out->namespaces.entries, p); \
+    ensures \result == RP_OK && type == RP_RECORD_KSYMBOL ==> rp_span_inside(out->ksymbol.name, p); \
+    ensures \result == RP_OK && type == RP_RECORD_BPF_EVENT ==> rp_span_inside(out->bpf_event.tag, p); \
+    ensures \result == RP_OK && type == RP_RECORD_CGROUP ==> rp_span_inside(out->cgroup.path, p); \
+    ensures \result == RP_OK && type == RP_RECORD_TEXT_POKE ==> \
+              rp_span_inside(out->text_poke.old_bytes, p) && rp_span_inside(out->text_poke.new_bytes, p); \
+    ensures \result == RP_OK && type == RP_RECORD_CALLCHAIN_DEFERRED ==> \
+              rp_span_inside(out->callchain_deferred.ips, p);
+
 /*@ requires rp_layout_ok(L);
     requires rp_cur_ok(p, off);
     requires \valid(o) && \separated(o, off, L);
@@ -308,20 +328,7 @@ static rp_status body_short_unless(bool ok)
     assigns *off, *out;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_BUILD_ID_SIZE;
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(p);
-    ensures \result == RP_OK && type == RP_RECORD_MMAP ==> rp_span_inside(out->mmap.filename, p);
-    ensures \result == RP_OK && type == RP_RECORD_MMAP2 ==>
-              rp_span_inside(out->mmap2.filename, p) && rp_span_inside(out->mmap2.build_id, p);
-    ensures \result == RP_OK && type == RP_RECORD_COMM ==> rp_span_inside(out->comm.comm, p);
-    ensures \result == RP_OK && type == RP_RECORD_READ ==> rp_read_inside(&out->read.values, p);
-    ensures \result == RP_OK && type == RP_RECORD_NAMESPACES ==>
-              rp_span_inside(out->namespaces.entries, p);
-    ensures \result == RP_OK && type == RP_RECORD_KSYMBOL ==> rp_span_inside(out->ksymbol.name, p);
-    ensures \result == RP_OK && type == RP_RECORD_BPF_EVENT ==> rp_span_inside(out->bpf_event.tag, p);
-    ensures \result == RP_OK && type == RP_RECORD_CGROUP ==> rp_span_inside(out->cgroup.path, p);
-    ensures \result == RP_OK && type == RP_RECORD_TEXT_POKE ==>
-              rp_span_inside(out->text_poke.old_bytes, p) && rp_span_inside(out->text_poke.new_bytes, p);
-    ensures \result == RP_OK && type == RP_RECORD_CALLCHAIN_DEFERRED ==>
-              rp_span_inside(out->callchain_deferred.ips, p);
+    RP_PAYLOAD_VIEWS_INSIDE
 */
 static rp_status parse_payload(const rp_sample_layout *L, rp_span p, uint32_t *off,
                                uint32_t type, uint16_t misc, rp_event *out)
@@ -390,20 +397,7 @@ static rp_status parse_payload(const rp_sample_layout *L, rp_span p, uint32_t *o
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_BUILD_ID_SIZE ||
             \result == RP_E_LEFTOVER;
     ensures exact: \result == RP_OK ==> *end == rp_span_len(p);
-    ensures \result == RP_OK && type == RP_RECORD_MMAP ==> rp_span_inside(out->mmap.filename, p);
-    ensures \result == RP_OK && type == RP_RECORD_MMAP2 ==>
-              rp_span_inside(out->mmap2.filename, p) && rp_span_inside(out->mmap2.build_id, p);
-    ensures \result == RP_OK && type == RP_RECORD_COMM ==> rp_span_inside(out->comm.comm, p);
-    ensures \result == RP_OK && type == RP_RECORD_READ ==> rp_read_inside(&out->read.values, p);
-    ensures \result == RP_OK && type == RP_RECORD_NAMESPACES ==>
-              rp_span_inside(out->namespaces.entries, p);
-    ensures \result == RP_OK && type == RP_RECORD_KSYMBOL ==> rp_span_inside(out->ksymbol.name, p);
-    ensures \result == RP_OK && type == RP_RECORD_BPF_EVENT ==> rp_span_inside(out->bpf_event.tag, p);
-    ensures \result == RP_OK && type == RP_RECORD_CGROUP ==> rp_span_inside(out->cgroup.path, p);
-    ensures \result == RP_OK && type == RP_RECORD_TEXT_POKE ==>
-              rp_span_inside(out->text_poke.old_bytes, p) && rp_span_inside(out->text_poke.new_bytes, p);
-    ensures \result == RP_OK && type == RP_RECORD_CALLCHAIN_DEFERRED ==>
-              rp_span_inside(out->callchain_deferred.ips, p);
+    RP_PAYLOAD_VIEWS_INSIDE
 */
 static rp_status walk_payload(const rp_sample_layout *L, rp_span p, uint32_t type, uint16_t misc,
                               rp_event *out, uint32_t *end)
