@@ -39,8 +39,8 @@ rp_status rp_sample_id_parse(const rp_sample_layout *L, rp_span body, rp_sample_
 
 /*@ requires rp_cur_ok(p, off);
     requires \valid(pid) && \valid(tid) && \separated(pid, tid, off);
-    requires \separated(pid, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
-    requires \separated(tid, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(pid, p);
+    requires RP_APART_FROM_SPAN(tid, p);
     assigns *off, *pid, *tid;
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p);
 */
@@ -51,7 +51,7 @@ static bool take_pid_tid(rp_span p, uint32_t *off, uint32_t *pid, uint32_t *tid)
 
 /*@ requires rp_cur_ok(p, off);
     requires \valid(o) && \separated(o, off);
-    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
                                  rp_span_inside(o->filename, p);
@@ -68,9 +68,9 @@ static bool parse_mmap(rp_span p, uint32_t *off, rp_ev_mmap *o)
 /* MMAP2's last fields: u32 prot, flags; char filename[]. */
 /*@ requires rp_cur_ok(p, off);
     requires \valid(prot) && \valid(flags) && \valid(name) && \separated(prot, flags, name, off);
-    requires \separated(prot, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
-    requires \separated(flags, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
-    requires \separated(name, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(prot, p);
+    requires RP_APART_FROM_SPAN(flags, p);
+    requires RP_APART_FROM_SPAN(name, p);
     assigns *off, *prot, *flags, *name;
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
                                  rp_span_inside(*name, p);
@@ -86,7 +86,7 @@ static bool take_prot_flags_name(rp_span p, uint32_t *off, uint32_t *prot, uint3
 
 /*@ requires rp_cur_ok(p, off);
     requires \valid(o) && \separated(o, off);
-    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_BUILD_ID_SIZE;
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(p) &&
@@ -132,7 +132,7 @@ static rp_status parse_mmap2(rp_span p, uint32_t *off, bool build_id, rp_ev_mmap
 
 /*@ requires rp_cur_ok(p, off);
     requires \valid(o) && \separated(o, off);
-    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
                                  rp_span_inside(o->entries, p);
@@ -145,7 +145,7 @@ static bool parse_namespaces(rp_span p, uint32_t *off, rp_ev_namespaces *o)
 
 /*@ requires rp_cur_ok(p, off);
     requires \valid(o) && \separated(o, off);
-    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
                                  rp_span_inside(o->name, p);
@@ -162,7 +162,7 @@ static bool parse_ksymbol(rp_span p, uint32_t *off, rp_ev_ksymbol *o)
 /* The bytes are zero-padded to 8: up to 7 padding bytes may follow. */
 /*@ requires rp_cur_ok(p, off);
     requires \valid(o) && \separated(o, off);
-    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
                                  rp_span_inside(o->old_bytes, p) &&
@@ -184,7 +184,7 @@ static bool parse_text_poke(rp_span p, uint32_t *off, rp_ev_text_poke *o)
 
 /*@ requires rp_cur_ok(p, off);
     requires \valid(o) && \separated(o, off);
-    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
                                  rp_span_inside(o->ips, p);
@@ -197,7 +197,7 @@ static bool parse_callchain_deferred(rp_span p, uint32_t *off, rp_ev_callchain_d
 
 /*@ requires rp_cur_ok(p, off);
     requires \valid(o) && \separated(o, off);
-    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p);
 */
@@ -208,7 +208,7 @@ static bool parse_lost(rp_span p, uint32_t *off, rp_ev_lost *o)
 
 /*@ requires rp_cur_ok(p, off);
     requires \valid(o) && \separated(o, off);
-    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
                                  rp_span_inside(o->comm, p);
@@ -223,7 +223,7 @@ static bool parse_comm(rp_span p, uint32_t *off, rp_ev_comm *o)
 
 /*@ requires rp_cur_ok(p, off);
     requires \valid(o) && \separated(o, off);
-    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p);
 */
@@ -237,9 +237,9 @@ static bool parse_task(rp_span p, uint32_t *off, rp_ev_task *o)
 /* Three u64 (THROTTLE/UNTHROTTLE: time, id, stream_id; AUX: offset, size, flags). */
 /*@ requires rp_cur_ok(p, off);
     requires \valid(x) && \valid(y) && \valid(z) && \separated(x, y, z, off);
-    requires \separated(x, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
-    requires \separated(y, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
-    requires \separated(z, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(x, p);
+    requires RP_APART_FROM_SPAN(y, p);
+    requires RP_APART_FROM_SPAN(z, p);
     assigns *off, *x, *y, *z;
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p);
 */
@@ -271,7 +271,7 @@ static bool parse_3u64(rp_span p, uint32_t *off, uint64_t *x, uint64_t *y, uint6
 /*@ requires rp_layout_ok(L);
     requires rp_cur_ok(p, off);
     requires \valid(o) && \separated(o, off, L);
-    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
                                  rp_read_inside(&o->values, p);
@@ -284,7 +284,7 @@ static bool parse_read(const rp_sample_layout *L, rp_span p, uint32_t *off, rp_e
 
 /*@ requires rp_cur_ok(p, off);
     requires \valid(o) && \separated(o, off);
-    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
                                  rp_span_inside(o->tag, p);
@@ -297,7 +297,7 @@ static bool parse_bpf_event(rp_span p, uint32_t *off, rp_ev_bpf_event *o)
 
 /*@ requires rp_cur_ok(p, off);
     requires \valid(o) && \separated(o, off);
-    requires \separated(o, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
                                  rp_span_inside(o->path, p);
@@ -323,7 +323,7 @@ static rp_status body_short_unless(bool ok)
 /*@ requires rp_layout_ok(L);
     requires rp_cur_ok(p, off);
     requires \valid(out) && \separated(out, off, L);
-    requires \separated(out, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, p);
     requires RP_RECORD_MMAP <= type <= RP_RECORD_CALLCHAIN_DEFERRED && type != RP_RECORD_SAMPLE;
     assigns *off, *out;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_BUILD_ID_SIZE;
@@ -390,8 +390,8 @@ static rp_status parse_payload(const rp_sample_layout *L, rp_span p, uint32_t *o
 /*@ requires rp_layout_ok(L);
     requires rp_span_ok(p);
     requires \valid(out) && \valid(end) && \separated(out, L) && \separated(end, out, L);
-    requires \separated(out, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
-    requires \separated(end, p.p0 + (0 .. p.n0 - 1), p.p1 + (0 .. p.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, p);
+    requires RP_APART_FROM_SPAN(end, p);
     requires RP_RECORD_MMAP <= type <= RP_RECORD_CALLCHAIN_DEFERRED && type != RP_RECORD_SAMPLE;
     assigns *end, *out;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_BUILD_ID_SIZE ||

@@ -152,7 +152,7 @@ typedef struct rp_event {
 /*@ requires rp_layout_ok(L);
     requires rp_span_ok(body);
     requires \valid(out) && \separated(out, L);
-    requires \separated(out, body.p0 + (0 .. body.n0 - 1), body.p1 + (0 .. body.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, body);
     assigns *out;
     ensures \result == RP_OK ==> L->id_size <= rp_span_len(body);
     behavior short:
@@ -176,8 +176,7 @@ rp_status rp_sample_id_parse(const rp_sample_layout *L, rp_span body, rp_sample_
     requires \valid_read(rec) && rp_span_ok(rec->body);
     requires \valid(out);
     requires \separated(out, rec, L);
-    requires \separated(out, rec->body.p0 + (0 .. rec->body.n0 - 1),
-                        rec->body.p1 + (0 .. rec->body.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, rec->body);
     assigns *out;
     behavior unknown:
       assumes rec->type < RP_RECORD_MMAP || rec->type > RP_RECORD_CALLCHAIN_DEFERRED;

@@ -273,10 +273,10 @@ static rp_drain_run rp_ring_drain_loop(const rp_ring *ring, uint64_t head,
 	    loop invariant 8 * n <= rp_dist(*tail, \at(*tail, Pre));
 	    loop invariant rp_dist(head, *tail) + rp_dist(*tail, \at(*tail, Pre)) ==
 	                   rp_dist(head, \at(*tail, Pre));
-	    loop invariant n == 0 ==> *tail == \at(*tail, Pre);
+	    loop invariant first: n == 0 ==> *tail == \at(*tail, Pre);
 	    loop invariant n > 0 ==> recs[0].pos == \at(*tail, Pre);
 	    loop invariant n > 0 ==> *tail % 8 == 0;
-	    loop invariant n > 0 ==> rp_dist(*tail, recs[n - 1].pos) == recs[n - 1].size;
+	    loop invariant last: n > 0 ==> rp_dist(*tail, recs[n - 1].pos) == recs[n - 1].size;
 	    loop invariant chain: \forall integer k; 0 <= k < n - 1 ==>
 	                     rp_dist(recs[k + 1].pos, recs[k].pos) == recs[k].size;
 	    loop invariant sizes: \forall integer k; 0 <= k < n ==>

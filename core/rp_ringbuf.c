@@ -18,9 +18,9 @@ RP_HOT rp_status rp_ringbuf_next(const rp_ring *ring, uint64_t producer,
 	//@ assert word == rp_rb_word(ring, rp_off(c, ring->size));
 	if (word >= RP_RB_BUSY_BIT)
 		return RP_BUSY;
-	//@ assert !rp_rb_is_busy(rp_rb_word(ring, rp_off(c, ring->size)));
+	//@ assert rb_ready: !rp_rb_is_busy(rp_rb_word(ring, rp_off(c, ring->size)));
 	const uint32_t len = word % RP_RB_DISCARD_BIT; /* bits 0-29 */
-	//@ assert len == rp_rb_len(rp_rb_word(ring, rp_off(c, ring->size)));
+	//@ assert rb_len: len == rp_rb_len(rp_rb_word(ring, rp_off(c, ring->size)));
 	const uint64_t total = ((uint64_t)len + 7u) / 8u * 8u + 8u;
 	//@ assert rb_total: total == rp_rb_total(len);
 	//@ assert rb_fits: len + 8 <= total;

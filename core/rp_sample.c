@@ -145,7 +145,7 @@ bool rp_read_entry(const rp_read_values *r, uint32_t i, uint64_t *value,
 /*@ requires rp_cur_ok(b, off);
     requires read_format < 32;
     requires \valid(out) && \separated(out, off);
-    requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, b);
     assigns *off, *out;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
@@ -179,8 +179,8 @@ static rp_status step_read(rp_span b, uint32_t *off, bool present, uint64_t read
  * record 8-aligned, so 4 + size is a multiple of 8. */
 /*@ requires rp_cur_ok(b, off);
     requires \valid(size) && \valid(view) && \separated(size, view, off);
-    requires \separated(view, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
-    requires \separated(size, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    requires RP_APART_FROM_SPAN(view, b);
+    requires RP_APART_FROM_SPAN(size, b);
     assigns *off, *size, *view;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_RAW_ALIGN;
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
@@ -205,8 +205,8 @@ static rp_status step_raw(rp_span b, uint32_t *off, bool present, uint32_t *size
 /*@ requires rp_cur_ok(b, off);
     requires 1 <= esz <= 8;
     requires \valid(n) && \valid(view) && \separated(n, view, off);
-    requires \separated(view, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
-    requires \separated(n, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    requires RP_APART_FROM_SPAN(view, b);
+    requires RP_APART_FROM_SPAN(n, b);
     assigns *off, *n, *view;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
@@ -229,8 +229,8 @@ static rp_status step_counted(rp_span b, uint32_t *off, bool present, uint32_t e
 /* REGS_USER / REGS_INTR: u64 abi; u64 regs[nregs] only when abi != 0. */
 /*@ requires rp_cur_ok(b, off);
     requires \valid(abi) && \valid(view) && \separated(abi, view, off);
-    requires \separated(view, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
-    requires \separated(abi, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    requires RP_APART_FROM_SPAN(view, b);
+    requires RP_APART_FROM_SPAN(abi, b);
     assigns *off, *abi, *view;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
@@ -256,7 +256,7 @@ static rp_status step_regs(rp_span b, uint32_t *off, bool present, uint32_t nreg
  * (docs/abi.md). */
 /*@ requires rp_cur_ok(b, off);
     requires \valid(out) && \separated(out, off);
-    requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, b);
     assigns *off, out->stack_user_size, out->stack_user, out->has_dyn_size,
             out->stack_user_dyn_size;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_STACK_DYN;
@@ -287,7 +287,7 @@ static rp_status step_stack(rp_span b, uint32_t *off, bool present, rp_sample *o
 /* BRANCH_STACK: u64 nr; [u64 hw_idx]; {from, to, flags}[nr]; [u64 cntr[nr]] */
 /*@ requires rp_cur_ok(b, off);
     requires \valid(out) && \separated(out, off);
-    requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, b);
     assigns *off, out->branch_nr, out->has_hw_idx, out->branch_hw_idx,
             out->branch_entries, out->has_branch_counters, out->branch_counters;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
@@ -327,7 +327,7 @@ static rp_status step_branch(rp_span b, uint32_t *off, bool present, uint64_t bs
 /* IDENTIFIER .. PERIOD: the fixed-size fields before READ. */
 /*@ requires rp_cur_ok(b, off);
     requires \valid(out) && \separated(out, off);
-    requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, b);
     assigns *off, out->identifier, out->ip, out->pid, out->tid, out->time, out->addr, out->id,
             out->stream_id, out->cpu, out->cpu_res, out->period;
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(b);
@@ -350,7 +350,7 @@ static bool walk_fixed_ids(rp_span b, uint32_t *off, uint64_t st, rp_sample *out
 /*@ requires rp_cur_ok(b, off);
     requires read_format < 32;
     requires \valid(out) && \separated(out, off);
-    requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, b);
     assigns *off, out->read, out->callchain_nr, out->callchain, out->raw_size, out->raw,
             out->branch_nr, out->has_hw_idx, out->branch_hw_idx, out->branch_entries,
             out->has_branch_counters, out->branch_counters;
@@ -384,7 +384,7 @@ static rp_status walk_read_to_branch(rp_span b, uint32_t *off, uint64_t st, uint
  * these writes). */
 /*@ requires rp_cur_ok(b, off);
     requires \valid(t) && \separated(t, off);
-    requires \separated(t, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    requires RP_APART_FROM_SPAN(t, b);
     assigns *off, t->regs_user_abi, t->regs_user, t->stack_user_size, t->stack_user,
             t->has_dyn_size, t->stack_user_dyn_size, t->weight, t->data_src,
             t->transaction, t->regs_intr_abi, t->regs_intr, t->phys_addr, t->cgroup,
@@ -506,7 +506,7 @@ typedef struct walk_result {
     requires rp_span_ok(b);
     requires \valid(out);
     requires \separated(out, L);
-    requires \separated(out, b.p0 + (0 .. b.n0 - 1), b.p1 + (0 .. b.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, b);
     assigns *out;
     ensures \result.st == RP_OK || \result.st == RP_E_BODY_SHORT ||
             \result.st == RP_E_LEFTOVER || \result.st == RP_E_RAW_ALIGN ||

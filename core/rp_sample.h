@@ -167,12 +167,9 @@ typedef struct rp_sample {
 /*@ requires \valid_read(r) && rp_span_ok(r->entries);
     requires \valid(value) && \valid(id) && \valid(lost);
     requires \separated(value, id, lost);
-    requires \separated(value, r->entries.p0 + (0 .. r->entries.n0 - 1),
-                        r->entries.p1 + (0 .. r->entries.n1 - 1));
-    requires \separated(id, r->entries.p0 + (0 .. r->entries.n0 - 1),
-                        r->entries.p1 + (0 .. r->entries.n1 - 1));
-    requires \separated(lost, r->entries.p0 + (0 .. r->entries.n0 - 1),
-                        r->entries.p1 + (0 .. r->entries.n1 - 1));
+    requires RP_APART_FROM_SPAN(value, r->entries);
+    requires RP_APART_FROM_SPAN(id, r->entries);
+    requires RP_APART_FROM_SPAN(lost, r->entries);
     assigns *value, *id, *lost;
 */
 bool rp_read_entry(const rp_read_values *r, uint32_t i, uint64_t *value,
@@ -193,8 +190,7 @@ bool rp_callchain_is_context(uint64_t ip);
     requires \valid_read(rec) && rp_span_ok(rec->body);
     requires \valid(out);
     requires \separated(out, rec, L);
-    requires \separated(out, rec->body.p0 + (0 .. rec->body.n0 - 1),
-                        rec->body.p1 + (0 .. rec->body.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, rec->body);
     assigns *out;
     behavior wrong_type:
       assumes rec->type != RP_RECORD_SAMPLE;
@@ -217,7 +213,7 @@ rp_status rp_sample_parse(const rp_sample_layout *L, const rp_record *rec,
     requires rp_span_ok(body);
     requires \valid(out);
     requires \separated(out, L);
-    requires \separated(out, body.p0 + (0 .. body.n0 - 1), body.p1 + (0 .. body.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, body);
     assigns *out;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT ||
             \result == RP_E_LEFTOVER || \result == RP_E_RAW_ALIGN ||

@@ -33,8 +33,7 @@ typedef struct rp_lost {
 /*@ requires \valid_read(rec) && \valid(out);
     requires rp_span_ok(rec->body);
     requires \separated(out, rec);
-    requires \separated(out, rec->body.p0 + (0 .. rec->body.n0 - 1),
-                        rec->body.p1 + (0 .. rec->body.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, rec->body);
     assigns *out;
     behavior wrong_type:
       assumes rec->type != RP_RECORD_SAMPLE;
@@ -69,8 +68,7 @@ rp_status rp_bpf_output_view(const rp_record *rec, rp_bpf_output *out);
 /*@ requires \valid_read(rec) && \valid(out);
     requires rp_span_ok(rec->body);
     requires \separated(out, rec);
-    requires \separated(out, rec->body.p0 + (0 .. rec->body.n0 - 1),
-                        rec->body.p1 + (0 .. rec->body.n1 - 1));
+    requires RP_APART_FROM_SPAN(out, rec->body);
     assigns *out;
     behavior wrong_type:
       assumes rec->type != RP_RECORD_LOST;
