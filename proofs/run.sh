@@ -95,17 +95,25 @@ count() { jq ".\"wp:global\".\"wp:main\".$2 // 0" "$out/$1.json" 2>/dev/null || 
 
 # The functions of a pass, dealt round-robin into $jobs shards (sorted by
 # name, so the large functions spread evenly); shard i is "fct_i".
-shards() { # comma-separated functions -> one line per non-empty shard
-  printf '%s\n' ${1//,/ } | sort -u | awk -v j="$jobs" '{ s[(NR - 1) % j] = s[(NR - 1) % j] (s[(NR - 1) % j] == "" ? "" : ",") $0 } END { for (i = 0; i < j; i++) if (s[i] != "") print s[i] }'
+shards() { # comma-separated functions [shard count] -> one line per non-empty shard
+  printf '%s\n' ${1//,/ } | sort -u | awk -v j="${2:-$jobs}" '{ s[(NR - 1) % j] = s[(NR - 1) % j] (s[(NR - 1) % j] == "" ? "" : ",") $0 } END { for (i = 0; i < j; i++) if (s[i] != "") print s[i] }'
 }
 # A pass in shards, side by side: wp_sharded NAME STEPS FUNCTIONS [OPTIONS...]
 # writes $out/NAME-<i>.{json,log}; returns the first non-zero exit status.
+# With $large set (functions), those get their own shards with the whole
+# budget $steps, and the others share the rest of the $jobs processes.
 wp_sharded() {
-  local name=$1 n=$2 list=$3 i=0 pids=() rc=0 p; shift 3
+  local name=$1 n=$2 list=$3 i=0 pids=() rc=0 p j=$jobs; shift 3
   rm -f "$out/$name"-*.json "$out/$name"-*.log
-  while read -r f; do
+  if [ -n "$large" ]; then
+    j=$(( jobs > 1 ? jobs / 2 : 1 ))
+    while read -r f; do
+      wp "$name-$i" "$steps" -wp-fct "$f" "$@" & pids+=($!); i=$((i + 1))
+    done < <(shards "$large" "$(( jobs - j > 0 ? jobs - j : 1 ))")
+  fi
+  [ -z "$list" ] || while read -r f; do
     wp "$name-$i" "$n" -wp-fct "$f" "$@" & pids+=($!); i=$((i + 1))
-  done < <(shards "$list")
+  done < <(shards "$list" "$j")
   for p in "${pids[@]}"; do wait "$p" || { [ $rc != 0 ] || rc=$?; }; done
   return $rc
 }
@@ -139,10 +147,26 @@ fi
 # other shards' functions are "unknown" to each process, so the JSON counts
 # (every goal of every function) are the verdict, not an unknown status.
 report=(-then -report -report-classify -report-unclassified-invalid ERROR)
+# The functions the last stored run had to prove in the second tier
+# (proofs/large-budget.txt, written with the cache) go straight to the whole
+# budget, in the first tier's pass: proving them twice, each time generating
+# all their goals, was a quarter of a cached run.  The list changes only the
+# time, never the verdict (a function missing from it still reaches the
+# second tier; one listed needlessly is proved with more steps than it
+# needs).  make proofs-full and make proofs-cache ignore it.
+large=
+if [ "$steps_fast" -lt "$steps" ] && [ "${RP_PROOF_CACHE:-}" != none ] && [ -s proofs/large-budget.txt ]; then
+  large=$(grep -v '^#' proofs/large-budget.txt | grep -xF -f <(printf '%s\n' ${main_fcts//,/ }) | paste -sd, - || true)
+  main_fcts=$(printf '%s\n' ${main_fcts//,/ } | grep -vxF -f <(printf '%s\n' ${large//,/ } x) | paste -sd, - || true)
+fi
 rc=0; rm -f "$out"/tier1-*.json "$out"/main-*.json "$out"/report-*.json
-[ -z "$main_fcts" ] || { wp_sharded tier1 "$steps_fast" "$main_fcts" "${report[@]}"; rc=$?; }
+[ -z "$main_fcts$large" ] || { wp_sharded tier1 "$steps_fast" "$main_fcts" "${report[@]}"; rc=$?; }
 total=$(count_all tier1 total); valid=$(count_all tier1 valid)
-again=$(per_fct tier1 | awk '$3 < $2 { print $1 }' | paste -sd, -)
+again=$(per_fct tier1 | awk '$3 < $2 { print $1 }' | grep -vxF -f <(printf '%s\n' ${large//,/ } x) | paste -sd, -)
+# With RP_STEPS_FAST >= RP_STEPS the first tier already had the whole budget:
+# a second one could prove nothing more (the proof mutants run this way).
+[ "$steps_fast" -lt "$steps" ] || again=
+large_fcts=$large; large=   # the second tier's own shards take every process
 if [ -n "$again" ]; then
   # Tier 2: only the functions with unproved goals, with the large budget.
   # Every goal tier 1 left unproved belongs to one of them, and tier 2
@@ -196,6 +220,15 @@ if [ "${RP_PROOF_CACHE_SAVE:-0}" = 1 ]; then
     sort | jq -R -s 'split("\n") | map(select(length > 0) | split("\t") | {key: .[0], value: (.[1] | fromjson)}) | from_entries' \
     > proofs/cache.json
   echo "proofs: wrote $(jq length proofs/cache.json) results to proofs/cache.json"
+  # The functions that needed the whole budget: this run's second tier, the
+  # ones proved with it directly, and (for a run of some functions only) the
+  # stored ones this run did not prove.
+  all_fcts=$(bash proofs/functions.sh $(ls core/*.c | sort) | tr , '\n')
+  { echo "# written by proofs/run.sh with the cache (make proofs-cache): the functions whose goals need more than the first tier's steps"
+    { printf '%s\n' ${again//,/ } ${large_fcts//,/ }
+      [ -z "${RP_WP_FCT:-}" ] || grep -sv '^#' proofs/large-budget.txt | grep -vxF -f <(printf '%s\n' ${main_fcts//,/ } x)
+    } | grep -xF -f <(printf '%s\n' $all_fcts) | sort -u
+  } > proofs/large-budget.txt
 fi
 
 # The slowest prover runs, from the per-goal status lines:
