@@ -4,9 +4,10 @@
 #   make proofs-cache        proofs-full, then rewrite proofs/cache.json from it
 #   make proof FCT=f[,g]     one function (and its smoke tests), for the edit-prove loop
 #   make proofs-mutants      each proofs/mutants/*.mut must make the proof fail
+#   make proofs-mutants-control  each mutant's selection and budget must prove the unmutated code
 # (suites proofs and proofs-mutants: mk/suites.mk)
 
-.PHONY: proofs proofs-full proofs-cache proof proofs-mutants
+.PHONY: proofs proofs-full proofs-cache proof proofs-mutants proofs-mutants-control
 proofs:
 	@bash proofs/run.sh
 
@@ -22,3 +23,6 @@ proof:
 
 proofs-mutants:
 	@bash proofs/mutants.sh
+
+proofs-mutants-control:
+	@RP_MUTANT_CONTROL=1 RP_MUTANT_DIR=$(BUILD)/proofs-mutants-control bash proofs/mutants.sh

@@ -13,7 +13,12 @@
 # The same result cache as make proofs: goals the mutant does not change
 # replay from it; changed goals are proved afresh with RP_MUTANT_STEPS
 # (default 100,000, the first tier's budget) or the mutant's own "# steps:"
-# line.  The budget is at least twice (one exception below) what every goal of the mutated
+# line, in one tier (the whole budget at once: a mutant's goals that fail
+# would otherwise be tried twice and the function's goals generated twice).
+# A "# wp:" line narrows the run to the properties the mutant breaks, so a
+# mutant of a function with hundreds of goals does not wait on all of them;
+# the selected goals are the same tasks as in the full proof, which proves
+# them unmutated.  The budget is at least twice (one exception below) what every goal of the mutated
 # function needs in the real proof (build/proofs/summary.json and the
 # per-goal lines of its logs give the steps), so that an unmutated goal
 # never fails for lack of steps: 100,000 covers the functions whose goals
@@ -32,6 +37,10 @@ if [ ! -s "$conf" ]; then
   cat proofs/why3-cvc5.conf >> "$conf"
 fi
 pass=0; fail=0
+# RP_MUTANT_CONTROL=1: run every mutant's selection and budget on the
+# unmutated code instead; each must prove all its goals (a catch then owes
+# nothing to a budget or a selection that fails without the mutant).
+control=${RP_MUTANT_CONTROL:-0}
 jobs=${RP_MUTANT_JOBS:-4}   # mutants proved side by side (one Frama-C process each; WP leaves a core idle much of the time)
 note() { [ -n "${RP_RESULTS:-}" ] && echo "$1" >> "$RP_RESULTS"; echo "$1"; }
 # One mutant: writes its verdict line (and a detail line) to $dir/verdict.
@@ -45,7 +54,8 @@ one_mutant() {
   dir=$scratch/$name
   mkdir -p "$dir"
   cp -r core proofs "$dir/"
-  if ! python3 - "$m" "$dir/$file" <<'PY'
+  if [ "$control" = 1 ]; then :   # the unmutated code, with the mutant's selection and budget
+  elif ! python3 - "$m" "$dir/$file" <<'PY'
 import sys
 spec, target = sys.argv[1], sys.argv[2]
 body = [l for l in open(spec).read().split('\n') if not l.startswith('# ')]
@@ -61,13 +71,20 @@ PY
     echo "FAIL mutant-$name: does not apply" > "$dir/verdict"; return
   fi
   t0=$(date +%s)
+  budget=${budget:-${RP_MUTANT_STEPS:-100000}}
   (cd "$dir" && env -u RP_RESULTS RP_WP_FCT=$fct RP_WP_EXTRA="$wpx" RP_NO_SMOKE=1 \
-     RP_STEPS=${budget:-${RP_MUTANT_STEPS:-100000}} RP_PROOF_JOBS=1 \
+     RP_STEPS=$budget RP_STEPS_FAST=$budget RP_PROOF_JOBS=1 \
      RP_PROOF_DIR=out RP_WHY3CONF=$conf bash proofs/run.sh > out.log 2>&1)
   total=$(jq '.total // 0' "$dir/out/summary.json" 2>/dev/null || echo 0)
   valid=$(jq '.proved // 0' "$dir/out/summary.json" 2>/dev/null || echo 0)
   secs=$(( $(date +%s) - t0 ))
-  if [ "$total" -gt 0 ] && [ "$valid" -lt "$total" ]; then
+  if [ "$control" = 1 ]; then
+    if [ "$total" -gt 0 ] && [ "$valid" = "$total" ]; then
+      printf '%s\n%s\n' "PASS control-$name" "     ($fct) unmutated: $valid of $total goals proved in $secs s" > "$dir/verdict"
+    else
+      echo "FAIL control-$name: the unmutated selection proves $valid of $total goals (see $dir/out.log)" > "$dir/verdict"
+    fi
+  elif [ "$total" -gt 0 ] && [ "$valid" -lt "$total" ]; then
     printf '%s\n%s\n' "PASS mutant-$name" "     ($fct) caught in $secs s: $valid of $total goals proved" > "$dir/verdict"
   elif [ "$total" = 0 ]; then
     echo "FAIL mutant-$name: the proof did not run (see $dir/out.log)" > "$dir/verdict"
@@ -86,5 +103,6 @@ for m in proofs/mutants/*.mut; do
   note "$(head -1 "$v")"; tail -n +2 "$v"
   case $(head -1 "$v") in PASS*) pass=$((pass + 1));; *) fail=$((fail + 1));; esac
 done
-echo "proof mutants: $pass caught, $fail not caught"
+if [ "$control" = 1 ]; then echo "proof mutant controls: $pass prove unmutated, $fail do not"
+else echo "proof mutants: $pass caught, $fail not caught"; fi
 [ $fail = 0 ]
