@@ -1,6 +1,10 @@
 /* Kernel ABI numbers the core needs, restated so that core/ includes no
  * OS header (values from include/uapi/linux/perf_event.h; docs/abi.md).
- * Nothing here to prove; the parsers' real-kernel tests check them. */
+ *
+ * Proved: nothing here has code to prove (constants only).
+ * Tested, not proved: that the values are the kernel's (the parsers'
+ * real-kernel tests, suite parsers-integration, decode records the kernel
+ * writes by these numbers). */
 #ifndef RP_ABI_H
 #define RP_ABI_H
 
