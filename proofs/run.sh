@@ -154,13 +154,13 @@ report=(-then -report -report-classify -report-unclassified-invalid ERROR)
 # time, never the verdict (a function missing from it still reaches the
 # second tier; one listed needlessly is proved with more steps than it
 # needs).  make proofs-full and make proofs-cache ignore it.
-large=
+large=; small_fcts=$main_fcts
 if [ "$steps_fast" -lt "$steps" ] && [ "${RP_PROOF_CACHE:-}" != none ] && [ -s proofs/large-budget.txt ]; then
   large=$(grep -v '^#' proofs/large-budget.txt | grep -xF -f <(printf '%s\n' ${main_fcts//,/ }) | paste -sd, - || true)
-  main_fcts=$(printf '%s\n' ${main_fcts//,/ } | grep -vxF -f <(printf '%s\n' ${large//,/ } x) | paste -sd, - || true)
+  small_fcts=$(printf '%s\n' ${main_fcts//,/ } | grep -vxF -f <(printf '%s\n' ${large//,/ } x) | paste -sd, - || true)
 fi
-rc=0; rm -f "$out"/tier1-*.json "$out"/main-*.json "$out"/report-*.json
-[ -z "$main_fcts$large" ] || { wp_sharded tier1 "$steps_fast" "$main_fcts" "${report[@]}"; rc=$?; }
+rc=0; rm -f "$out"/tier1-*.json "$out"/main-*.json "$out"/main-*.log "$out"/report-*.json
+[ -z "$main_fcts" ] || { wp_sharded tier1 "$steps_fast" "$small_fcts" "${report[@]}"; rc=$?; }
 total=$(count_all tier1 total); valid=$(count_all tier1 valid)
 again=$(per_fct tier1 | awk '$3 < $2 { print $1 }' | grep -vxF -f <(printf '%s\n' ${large//,/ } x) | paste -sd, -)
 # With RP_STEPS_FAST >= RP_STEPS the first tier already had the whole budget:
