@@ -4,7 +4,9 @@
  * and is logged per ring offset.  Oracles: every load is inside the page;
  * the bounds/termination oracle holds; each record's header bytes are loaded
  * exactly once and the decoded type/misc/size are the values loaded (single
- * fetch); the stop status agrees with the loaded header; the views load only
+ * fetch); the stop status agrees with the loaded header; the views, and the
+ * span readers rp_span_get_u16/u32/u64 on a record's body (at its start and
+ * its last bytes, which straddle the ring end when the body wraps), load only
  * their record's body, each byte at most once, and return what they loaded.
  * Image format: fuzz/fz_util.h; the bytes after the header feed the stream. */
 #include <inttypes.h>
@@ -13,6 +15,7 @@
 #include "fz_oracle.h"
 #include "fz_util.h"
 #include "rp_ring.h"
+#include "rp_span.h"
 #include "rp_views.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -146,6 +149,52 @@ static void check_views(const rp_record *r)
 	}
 }
 
+/* rp_span_get_u16/u32/u64 on the body of r at offset off: each loads the
+ * n bytes there exactly once (none when they do not fit) and returns them
+ * composed little-endian. */
+static void check_span_read(const rp_record *r, uint32_t off, uint32_t n)
+{
+	const uint32_t len = r->size - 8u;
+	const bool fits = (uint64_t)off + n <= len;
+	uint16_t v16 = 0;
+	uint32_t v32 = 0;
+	uint64_t v64 = 0;
+	bool ok;
+
+	reset_log();
+	if (n == 2)
+		ok = rp_span_get_u16(r->body, off, &v16);
+	else if (n == 4)
+		ok = rp_span_get_u32(r->body, off, &v32);
+	else
+		ok = rp_span_get_u64(r->body, off, &v64);
+	check_body_loads(r);
+	FZ_CHECK(ok == fits, "span read of %u bytes at %u in a %u-byte body: %d", n, off, len, (int)ok);
+	if (!fits) {
+		FZ_CHECK(hs.ntouched == 0, "failed span read loaded %u bytes", hs.ntouched);
+		return;
+	}
+	FZ_CHECK(hs.ntouched == n, "span read of %u bytes loaded %u", n, hs.ntouched);
+	uint8_t b[8];
+	for (uint32_t i = 0; i < n; i++)
+		b[i] = logged_body(r, off + i);
+	if (n == 2)
+		FZ_CHECK(v16 == fz_le16(b), "u16 at %u is not the bytes loaded", off);
+	else if (n == 4)
+		FZ_CHECK(v32 == fz_le32(b), "u32 at %u is not the bytes loaded", off);
+	else
+		FZ_CHECK(v64 == fz_le64(b), "u64 at %u is not the bytes loaded", off);
+}
+
+static void check_span_reads(const rp_record *r)
+{
+	const uint32_t len = r->size - 8u;
+	for (uint32_t n = 2; n <= 8; n *= 2) {
+		check_span_read(r, 0, n);
+		check_span_read(r, len >= n ? len - n : 0, n);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fz_image img;
@@ -186,8 +235,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FZ_CHECK(hs.is_hdr[hs.touched[i] / 8u] && hs.count[hs.touched[i]] == 1,
 			         "drain loaded offset %u %u times (not once, in a header)", hs.touched[i],
 			         hs.count[hs.touched[i]]);
-		for (uint32_t k = 0; k < count; k++)
+		for (uint32_t k = 0; k < count; k++) {
 			check_views(&recs[k]);
+			check_span_reads(&recs[k]);
+		}
 		total += count;
 		FZ_CHECK(total <= avail0 / 8u, "%" PRIu64 " records from %" PRIu64 " bytes", total, avail0);
 		if (st != RP_MORE)

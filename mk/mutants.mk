@@ -1,5 +1,5 @@
 # Mutation testing of core/*.c against the fast suites (tests/mutants/README.md).
-# Not part of make check: the full set takes most of an hour on 2 cores.
+# Not part of make check: the full set takes 20-25 minutes on 2 loaded cores.
 #   make mutants                      every MUTANTS_EVERY-th mutant of each file
 #   make mutants MUTANTS_EVERY=1      all of them
 #   make mutants MUTANTS_FILES=rp_sample.c MUTANTS_MATCH=step_branch

@@ -13,8 +13,8 @@ Each mutant is written into a scratch copy of core/, only the mutated file is
 recompiled (gcc, ASan+UBSan, like the fuzz replay builds), every fast-suite
 binary is relinked against it and run until one fails:
   the cmocka unit tests (tests/unit), the parser unit tests (tests/parsers),
-  the ringbuf/backward unit tests (tests/ringbuf) and the committed fuzz
-  corpora replayed through each harness (fuzz/replay_main.c).
+  the ringbuf/backward unit tests (tests/ringbuf), the user ring unit tests
+  (tests/user_ring/test_user_ring_unit) and the committed fuzz corpora replayed through each harness (fuzz/replay_main.c).
 A mutant that passes them all runs the cmocka suites once more, built without
 sanitizers, under valgrind memcheck (as make check does): ASan does not see
 reads of uninitialised memory.
@@ -333,6 +333,9 @@ class Base:
         tasks.append(("tests/ringbuf/rb_builder.c", d + "/t/rb_builder.o", ri))
         self.bins.append(("ringbuf/test_ringbuf_unit", [d + "/t/test_ringbuf_unit.o", d + "/t/rb_builder.o"],
                           "", ["-lcmocka"]))
+        tasks.append(("tests/user_ring/test_user_ring_unit.c", d + "/t/test_user_ring_unit.o",
+                      ["-Itests/user_ring"]))
+        self.bins.append(("user_ring/test_user_ring_unit", [d + "/t/test_user_ring_unit.o"], "", ["-lcmocka"]))
         common = ["fuzz/fz_util.c", "fuzz/fz_oracle.c", "fuzz/ref_decoder.c", "fuzz/replay_main.c"]
         for h in harnesses():
             flv = h if h in self.fl else ""
@@ -420,7 +423,8 @@ class Worker:
                 "rp_records.c": ["parsers/", "replay/sample"],
                 "rp_cursor.c": ["parsers/", "replay/sample"],
                 "rp_ringbuf.c": ["ringbuf/", "replay/ringbuf"],
-                "rp_backward.c": ["ringbuf/", "replay/backward"]}.get(mfile, ["unit/", "replay/ring_raw"])
+                "rp_backward.c": ["ringbuf/", "replay/backward"],
+                "rp_user_ring.c": ["user_ring/", "replay/user_ring"]}.get(mfile, ["unit/", "replay/ring_raw"])
 
         def rank(bn):
             for i, p in enumerate(pref):

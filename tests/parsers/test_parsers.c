@@ -631,6 +631,44 @@ static void test_branch_stack_cut_before_nr(void **state)
 	}
 }
 
+/* rp_take_opt_u32x2 on each of its contract's four behaviors (rp_cursor.h),
+ * over every split of the span: fits (true, both values, *off + 8),
+ * first_only (4 to 7 bytes left: false, *a stored, *c = 0, *off + 4),
+ * outside (fewer than 4: false, *a = *c = 0, *off unchanged) and absent
+ * (true, *a = *c = 0, *off unchanged).  *a and *c start as canaries, so
+ * every zero is a store. */
+static void test_take_opt_u32x2_behaviors(void **state)
+{
+	(void)state;
+	static pbuf w;
+	w.n = 0;
+	p32(&w, 0xdddddddd); /* 4 bytes before the pair: the cursor starts at 4 */
+	p32(&w, 0x11223344);
+	p32(&w, 0x55667788);
+	const struct {
+		uint32_t len; bool present; bool ok; uint32_t off; uint32_t a; uint32_t c;
+	} cases[] = {
+		{ 12, true, true, 12, 0x11223344, 0x55667788 }, /* fits exactly */
+		{ 11, true, false, 8, 0x11223344, 0 },          /* first_only, 7 left */
+		{ 8, true, false, 8, 0x11223344, 0 },           /* first_only, 4 left */
+		{ 7, true, false, 4, 0, 0 },                    /* outside, 3 left */
+		{ 4, true, false, 4, 0, 0 },                    /* outside, none left */
+		{ 12, false, true, 4, 0, 0 },                   /* absent */
+		{ 4, false, true, 4, 0, 0 },                    /* absent, none left */
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		for (uint32_t split = 0; split <= cases[k].len; split++) {
+			rp_span b = span_of(&w, cases[k].len, split);
+			uint32_t off = 4, a = 0xa5a5a5a5u, c = 0x5a5a5a5au;
+			assert_int_equal(rp_take_opt_u32x2(b, &off, cases[k].present, &a, &c), cases[k].ok);
+			assert_int_equal(off, cases[k].off);
+			assert_int_equal(a, cases[k].a);
+			assert_int_equal(c, cases[k].c);
+			span_free(b);
+		}
+	}
+}
+
 /* rp_take_array's count guard: a count whose product with the element size
  * wraps 2^64 to a small number must fail, not yield a short array. */
 static void test_array_count_overflow(void **state)
@@ -1374,6 +1412,7 @@ int main(void)
 		cmocka_unit_test(test_absent_parts_read_empty),
 		cmocka_unit_test(test_branch_stack_cut_before_nr),
 		cmocka_unit_test(test_array_count_overflow),
+		cmocka_unit_test(test_take_opt_u32x2_behaviors),
 		cmocka_unit_test(test_regs),
 		cmocka_unit_test(test_mmap),
 		cmocka_unit_test(test_mmap2),

@@ -229,6 +229,55 @@ static void drain_u64_wrap(void **state)
 	rb_free(&r);
 }
 
+/* Drain across the u64 wrap in a 40-byte ring, which does not divide 2^64:
+ * 2^64 mod 40 = 16, so the offset jumps back by 16 where the position wraps
+ * (offset = position mod 40, as ring_builder writes it).  Positions
+ * 2^64 - 16 .. 2^64 - 1 and 0 .. 15 share offsets 0 .. 15, so the four
+ * 8-byte records at 2^64 - 16, 2^64 - 8, 0, 8 are the two headers at offsets
+ * 0 and 8, each read twice.  A batch loop that carried the offset across the
+ * wrap (8 + 8 = 16 after the record at 2^64 - 8, instead of 0 % 40 = 0) would
+ * read the zero bytes at offset 16: RP_E_HDR_SHORT after two records. */
+static void drain_u64_wrap_size_not_dividing(void **state)
+{
+	(void)state;
+	rb_ring r = rb_new(40, 0);
+	const uint64_t start = UINT64_MAX - 15; /* 2^64 - 16: offset 0 */
+	rb_put_header(&r, start, RP_RECORD_SWITCH, 0x11, 8);     /* offset 0 */
+	rb_put_header(&r, start + 8, RP_RECORD_SWITCH, 0x22, 8); /* offset 8 */
+	assert_int_equal(r.data[6], 8); /* the headers landed at offsets 0 and 8 */
+	assert_int_equal(r.data[12], 0x22);
+	rp_ring g = ring_of(&r);
+	rp_record recs[6], canary;
+	memset(recs, CANARY_BYTE, sizeof recs);
+	memcpy(&canary, &recs[4], sizeof canary);
+	uint64_t tail = start;
+	uint32_t count = 99;
+	static const uint64_t want_pos[4] = { UINT64_MAX - 15, UINT64_MAX - 7, 0, 8 };
+	static const uint16_t want_misc[4] = { 0x11, 0x22, 0x11, 0x22 };
+
+	assert_int_equal(rp_ring_drain(&g, 16, &tail, recs, 6, &count), RP_EMPTY);
+	assert_int_equal(count, 4);
+	assert_true(tail == 16);
+	for (uint32_t k = 0; k < 4; k++) {
+		assert_true(recs[k].pos == want_pos[k]);
+		assert_int_equal(recs[k].type, RP_RECORD_SWITCH);
+		assert_int_equal(recs[k].misc, want_misc[k]);
+		assert_int_equal(recs[k].size, 8);
+		assert_int_equal(recs[k].body.n0 + recs[k].body.n1, 0);
+	}
+	assert_memory_equal(&recs[4], &canary, sizeof canary);
+
+	/* resumed one record at a time from the record before the wrap */
+	tail = UINT64_MAX - 7;
+	assert_int_equal(rp_ring_drain(&g, 16, &tail, recs, 2, &count), RP_MORE);
+	assert_int_equal(count, 2);
+	assert_true(tail == 8);
+	assert_int_equal(recs[0].misc, 0x22);
+	assert_int_equal(recs[1].misc, 0x11);
+	assert_true(recs[1].pos == 0);
+	rb_free(&r);
+}
+
 /* A ring full of 8-byte records: exactly size / 8 steps, then empty. */
 static void drain_full_of_minimal_records(void **state)
 {
@@ -288,6 +337,7 @@ int main(void)
 		cmocka_unit_test(drain_stops_at_truncated),
 		cmocka_unit_test(drain_error_first),
 		cmocka_unit_test(drain_u64_wrap),
+		cmocka_unit_test(drain_u64_wrap_size_not_dividing),
 		cmocka_unit_test(drain_one_at_a_time),
 		cmocka_unit_test(drain_full_of_minimal_records),
 	};

@@ -264,6 +264,31 @@ static void max_len_header(void **state)
 	assert_int_equal(prod, (uint64_t)RP_UR_LEN_MAX + 1 + 8);
 }
 
+/* A length whose three bytes all differ, with q = len / 256 = 0x0302 = 770
+ * (770 / 256 = 3 but 770 / 257 = 2, and 0x01 + 0x02 * 256 + 0x03 * 65536
+ * = 197121): the header holds 01 02 03 80 00 00 00 00, the record takes
+ * round_up(197121, 8) + 8 = 197136 bytes. */
+static void three_byte_len_header(void **state)
+{
+	(void)state;
+	static uint8_t mid[1u << 18];
+	uint64_t prod = 0;
+	rp_ur_rsv r;
+	memset(mid, 0x5a, sizeof mid);
+	assert_int_equal(rp_user_ring_reserve(mid, sizeof mid, 0, &prod, 0x030201u, &r), RP_OK);
+	static const uint8_t want[8] = { 0x01, 0x02, 0x03, 0x80, 0, 0, 0, 0 };
+	assert_memory_equal(mid, want, 8);
+	assert_int_equal(mid[8], 0x5a); /* the payload is not written */
+	assert_int_equal(prod, 197136);
+	assert_int_equal(r.pos, 0);
+	assert_int_equal(r.off, 0);
+	assert_int_equal(r.len, 197121);
+	assert_int_equal(r.size, 197136);
+	assert_ptr_equal(r.payload.p0, mid + 8);
+	assert_int_equal(r.payload.n0, 197121);
+	assert_int_equal(r.payload.n1, 0);
+}
+
 static void full_and_room(void **state)
 {
 	(void)state;
@@ -433,6 +458,7 @@ int main(void)
 		cmocka_unit_test(commit_errors),
 		cmocka_unit_test(length_limits),
 		cmocka_unit_test(max_len_header),
+		cmocka_unit_test(three_byte_len_header),
 		cmocka_unit_test(full_and_room),
 		cmocka_unit_test(wrap),
 		cmocka_unit_test(u64_wrap),
