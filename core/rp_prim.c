@@ -92,8 +92,10 @@ RP_HOT uint64_t rp_load_u64(const uint8_t *p)
 
 RP_HOT rp_header rp_load_header(const uint8_t *p)
 {
-	const uint64_t w = rp_load_u64(p);
+	uint64_t w = rp_load_u64(p);
 	rp_header h;
+
+	RP_WHOLE_U64(w);
 
 #if RP_BIG_ENDIAN
 	h.type = (uint32_t)(w / 4294967296u);
