@@ -18,13 +18,13 @@
 # A "# wp:" line narrows the run to the properties the mutant breaks, so a
 # mutant of a function with hundreds of goals does not wait on all of them;
 # the selected goals are the same tasks as in the full proof, which proves
-# them unmutated.  The budget is at least twice (one exception below) what every goal of the mutated
-# function needs in the real proof (build/proofs/summary.json and the
-# per-goal lines of its logs give the steps), so that an unmutated goal
-# never fails for lack of steps: 100,000 covers the functions whose goals
-# all need under 50,000; the others carry their own budget (the drain
-# loop's 2,500,000 is only 1.3 times its hardest goal: twice would cost
-# minutes per broken goal).
+# them unmutated.  The budget is at least twice what every selected goal
+# needs in the real proof (build/proofs/summary.json and the per-goal lines
+# of its logs give the steps), so that an unmutated goal never fails for
+# lack of steps: 100,000 covers the selections whose goals all need under
+# 50,000; the others carry their own "# steps:".  make proofs-mutants-control
+# (RP_MUTANT_CONTROL=1) checks it: every selection, with its budget, proves
+# the unmutated code.
 set -u
 cd "$(dirname "$0")/.."
 root=$PWD
