@@ -183,19 +183,24 @@ static bool load_head(rp_perf_ring *ring, uint64_t *head)
 	return true;
 }
 
-/* One batch at ring->tail: up to want records into recs.  Returns 1 if the
- * walk may go on after them, 0 if it ended (caught up or resynced), or a
- * negative strict status (after the *count good records). */
-static int next_batch(rp_perf_ring *ring, uint64_t head, rp_record *recs,
-                      uint32_t want, uint32_t *count)
+/* The walk reached the status the core stopped at: 1 if it may go on
+ * (RP_MORE), 0 if it ended (caught up, or resynced past a corruption), or
+ * a negative strict status.  A corruption is counted here, so only once
+ * the records before it are consumed. */
+static int walk_on(rp_perf_ring *ring, uint64_t head, rp_status st)
 {
-	rp_status st;
-
-	*count = 0;
-	st = rp_ring_drain(&ring->data, head, &ring->tail, recs, want, count);
 	if (st >= 0)
 		return st == RP_MORE;
 	return corrupt(ring, head, st);
+}
+
+/* One batch at ring->tail: up to want records into recs, then walk_on
+ * (a negative strict status comes after the *count good records). */
+static int next_batch(rp_perf_ring *ring, uint64_t head, rp_record *recs,
+                      uint32_t want, uint32_t *count)
+{
+	*count = 0;
+	return walk_on(ring, head, rp_ring_drain(&ring->data, head, &ring->tail, recs, want, count));
 }
 
 int rp_perf_ring_peek(rp_perf_ring *ring, rp_record *recs, uint32_t max)
@@ -240,10 +245,11 @@ static int drain(rp_perf_ring *ring, rp_perf_ring_fn fn, rp_perf_batch_fn bfn,
 	while (more > 0) {
 		uint32_t want = RP_PERF_BATCH, count = 0, used, k;
 		int r = 0;
+		rp_status st;
 
 		if (max_records && max_records - delivered < want)
 			want = (uint32_t)(max_records - delivered);
-		more = next_batch(ring, head, batch, want, &count);
+		st = rp_ring_drain(&ring->data, head, &ring->tail, batch, want, &count);
 		used = count;
 		if (count && bfn) {
 			r = bfn(ctx, batch, count);
@@ -254,16 +260,18 @@ static int drain(rp_perf_ring *ring, rp_perf_ring_fn fn, rp_perf_batch_fn bfn,
 		}
 		if (used < count) {
 			/* consumed up to and including the stopping record; the
-			 * rest (and any corruption after it) is seen again */
+			 * rest is seen again */
 			ring->tail = batch[used - 1].pos + batch[used - 1].size;
-			ring->bad_head_seen = 0;
 		}
 		rp_perf_stats_add(&ring->stats, batch, used);
 		delivered += used;
 		if (r) {
+			/* a corruption after the batch is left to the next drain,
+			 * which reaches it and counts it once */
 			result = r < 0 ? r : 0;
 			break;
 		}
+		more = walk_on(ring, head, st);
 		if (more < 0) {
 			ring->error = more;
 			result = more;

@@ -26,6 +26,7 @@ static const struct {
 	{ "ring_corrupt_default_resyncs", test_ring_corrupt_default },
 	{ "ring_corrupt_strict_stops", test_ring_corrupt_strict },
 	{ "ring_bad_head_misaligned", test_ring_bad_head_misaligned },
+	{ "ring_stop_before_corruption", test_ring_stop_before_corruption },
 	{ "ring_bad_head_far_ahead", test_ring_bad_head_far },
 	{ "ring_batch_and_callback_error", test_ring_batch_and_callback_error },
 	{ "buffer_strict_other_rings_drain", test_buffer_strict_no_starve },

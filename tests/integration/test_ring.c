@@ -227,6 +227,52 @@ static void set_data_head(one_ring *o, uint64_t v)
 	__atomic_store_n(&pg->data_head, v, __ATOMIC_RELEASE);
 }
 
+/* data_head misaligned by 4 after two records, and the callback stops the
+ * drain on the second: the corruption is not reached yet (not counted, the
+ * ring not stopped); the next drain reaches it and counts it once, the one
+ * after does not count it again. */
+static void stop_before_corruption(itest *t, bool strict)
+{
+	one_ring o;
+	seqs s;
+	uint64_t head;
+	int err, got;
+
+	err = one_ring_open(&o, 2, strict ? RP_STRICT : 0);
+	SKIP_IF_REFUSED(err, "perf_event_open/bpf");
+	CHECK(err == 0, "setup: %s", rp_strerror(err));
+	err = itest_emit(&o.b, o.src, 2, 16);
+	CHECK(err == 0 && o.src->ok == 2, "emit");
+	head = rp_perf_ring_head(&o.r);
+	CHECK(head == 64, "head %llu", (unsigned long long)head);
+	set_data_head(&o, head + 4);
+	memset(&s, 0, sizeof(s));
+	s.stop_at = 2;
+	got = rp_perf_ring_drain(&o.r, collect, &s, 0);
+	CHECK(got == 2 && s.seq[0] == 0 && s.seq[1] == 1, "delivered %d", got);
+	CHECK(o.r.stats.corrupt == 0 && o.r.error == 0 && rp_perf_ring_tail(&o.r) == head,
+	      "strict %d: corrupt %llu error %d before the walk reached it", strict,
+	      (unsigned long long)o.r.stats.corrupt, o.r.error);
+	s.stop_at = 0;
+	got = rp_perf_ring_drain(&o.r, collect, &s, 0);
+	CHECK(s.n == 2 && o.r.stats.corrupt == 1 && o.r.stats.last_error < 0 &&
+	      (strict ? got < 0 && o.r.error == got : got == 0 && o.r.error == 0),
+	      "strict %d next drain: %d, corrupt %llu, error %d", strict, got,
+	      (unsigned long long)o.r.stats.corrupt, o.r.error);
+	got = rp_perf_ring_drain(&o.r, collect, &s, 0);
+	CHECK(s.n == 2 && o.r.stats.corrupt == 1, "strict %d: counted again (%llu), %d", strict,
+	      (unsigned long long)o.r.stats.corrupt, got);
+out:
+	one_ring_close(&o);
+}
+
+void test_ring_stop_before_corruption(itest *t)
+{
+	stop_before_corruption(t, false);
+	if (t->status == TAP_PASS)
+		stop_before_corruption(t, true);
+}
+
 /* data_head misaligned by 4: the records before it are delivered, the tail
  * stays on the record grid, the bad head counts once, and the next record
  * the kernel writes is delivered. */
