@@ -315,3 +315,235 @@ rp_status rp_ring_drain(const rp_ring *ring, uint64_t head, uint64_t *tail,
 	*count = run.n;
 	return run.st;
 }
+
+/* The fused BPF-output batch (rp_ring_drain_bpf_output): the record at t is
+ * framed by rp_ring_take itself (the same checks, the header read once with
+ * one 8-byte load; its record is a local the compiler keeps in registers),
+ * then checked the way rp_bpf_output_view checks it.  The raw size is one
+ * 4-byte load: the body starts 8-aligned in a ring whose size is a multiple
+ * of 8, so it never wraps.  Everything goes back by value (no memory written:
+ * the batch loop then stores each descriptor once, field by field, and its
+ * goals need no reasoning past a callee's assigns); the record's size too,
+ * for the step to advance without a second header load.  s is the
+ * descriptor on RP_OK (and meaningless otherwise). */
+typedef struct rp_bpf_taken {
+	rp_status st;
+	uint32_t size;  /* the record's header size, on RP_OK */
+	rp_bpf_sample s;
+} rp_bpf_taken;
+
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires off == rp_off(t, size);
+    assigns \nothing;
+
+    behavior bad:
+      assumes !rp_frame_ok(data, size, head, t);
+      ensures \result.st == RP_EMPTY || \result.st < 0;
+      ensures \result.st == RP_EMPTY ==> t == head;
+    behavior other:
+      assumes rp_frame_ok(data, size, head, t);
+      assumes !rp_is_bpf_output_at(data, size, off);
+      ensures \result.st == RP_OTHER;
+    behavior ok:
+      assumes rp_frame_ok(data, size, head, t);
+      assumes rp_is_bpf_output_at(data, size, off);
+      ensures \result.st == RP_OK;
+      ensures \result.size == rp_hdr_size_at(data, off);
+      ensures \result.s.pos == t;
+      ensures rp_span_len(\result.s.data) == rp_raw_size_at(data, size, off);
+      ensures rp_payload_in_ring(data, size, off, \result.s.data);
+    complete behaviors;
+    disjoint behaviors;
+*/
+static RP_HOT rp_bpf_taken rp_bpf_take(const uint8_t *data, uint64_t size, uint64_t head,
+                                       uint64_t t, uint64_t off)
+{
+	rp_bpf_taken res;
+	rp_record r;
+
+	res.size = 0;
+	res.s.pos = t;
+	res.s.data.p0 = data;
+	res.s.data.n0 = 0;
+	res.s.data.p1 = data;
+	res.s.data.n1 = 0;
+	res.st = rp_ring_take(data, size, head, t, off, &r);
+	if (res.st != RP_OK)
+		return res;
+	res.st = RP_OTHER;
+	if (r.type != RP_RECORD_SAMPLE || r.size < 16u)
+		return res;
+
+	const uint64_t bo = off + 8u >= size ? 0 : off + 8u;
+	const uint32_t raw = rp_load_u32(data + bo);
+	//@ assert raw == rp_raw_size_at(data, size, off);
+
+	if (raw > r.size - 12u)
+		return res;
+
+	const uint64_t start = bo + 4u;
+	const uint64_t room = size - start;
+	const uint32_t n0 = raw <= room ? raw : (uint32_t)room;
+
+	res.st = RP_OK;
+	res.size = r.size;
+	res.s.data.p0 = data + start;
+	res.s.data.n0 = n0;
+	res.s.data.n1 = raw - n0;
+	return res;
+}
+
+/* One step of the fused batch loop, as rp_ring_step is of rp_ring_drain's:
+ * rp_bpf_take at t, then the position and the offset moved past the record,
+ * all by value.  Its contract holds only the facts the loop needs. */
+typedef struct rp_bpf_stepped {
+	rp_status st;
+	uint64_t t;     /* the position after the record, on RP_OK */
+	uint64_t off;   /* its offset, on RP_OK */
+	rp_bpf_sample s; /* the descriptor, on RP_OK */
+} rp_bpf_stepped;
+
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires off == rp_off(t, size);
+    assigns \nothing;
+    ensures bstep_status: \result.st == RP_OK || \result.st == RP_EMPTY ||
+              \result.st == RP_OTHER || \result.st < 0;
+    ensures bstep_empty: \result.st == RP_EMPTY ==> t == head;
+    ensures bstep_other: \result.st == RP_OTHER ==>
+              rp_frame_ok(data, size, head, t) && !rp_is_bpf_output_at(data, size, off);
+    ensures bstep_pos: \result.st == RP_OK ==> \result.s.pos == t && t % 8 == 0 &&
+              \result.t % 8 == 0;
+    ensures bstep_adv: \result.st == RP_OK ==>
+              rp_dist(\result.t, t) == rp_hdr_size_at(data, off) &&
+              rp_hdr_size_at(data, off) >= 16;
+    ensures bstep_head: \result.st == RP_OK ==>
+              rp_dist(head, \result.t) == rp_dist(head, t) - rp_hdr_size_at(data, off);
+    ensures bstep_hdr: \result.st == RP_OK ==> rp_bpf_sample_hdr(data, size, \result.s);
+    ensures bstep_len: \result.st == RP_OK ==> rp_bpf_sample_len(data, size, \result.s);
+    ensures bstep_geom: \result.st == RP_OK ==> rp_bpf_sample_geom(data, size, \result.s);
+    ensures bstep_off: \result.st == RP_OK ==> \result.off == rp_off(\result.t, size);
+*/
+static RP_HOT rp_bpf_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uint64_t head,
+                                         uint64_t t, uint64_t off)
+{
+	rp_bpf_stepped res;
+	const rp_bpf_taken k = rp_bpf_take(data, size, head, t, off);
+
+	res.st = k.st;
+	res.s = k.s;
+	res.t = t;
+	res.off = off;
+	if (k.st == RP_OK) {
+		const uint64_t s = k.size;
+		res.t = rp_pos_add(t, s);
+		res.off = rp_off_after(size, t, off, s, res.t);
+	}
+	return res;
+}
+
+/* Store one descriptor, field by field (the loop then reasons past one
+ * callee's assigns, as rp_ring_drain_loop does). */
+/*@ requires \valid(o);
+    assigns *o;
+    ensures o->pos == s.pos && o->data.p0 == s.data.p0 && o->data.n0 == s.data.n0 &&
+            o->data.p1 == s.data.p1 && o->data.n1 == s.data.n1;
+*/
+static RP_HOT void rp_bpf_put(rp_bpf_sample *o, rp_bpf_sample s)
+{
+	o->pos = s.pos;
+	o->data.p0 = s.data.p0;
+	o->data.n0 = s.data.n0;
+	o->data.p1 = s.data.p1;
+	o->data.n1 = s.data.n1;
+}
+
+/* The fused batch loop: rp_ring_drain_loop's, from position t0, with the
+ * position in a local and one descriptor per record stored by rp_bpf_put.
+ * The final position goes back by value with the status and the count (the
+ * loop writes no memory but out[], so its postconditions are its invariants
+ * at the exit, with no store to reason past). */
+typedef struct rp_bpf_run {
+	rp_status st;
+	uint32_t n;
+	uint64_t t;
+} rp_bpf_run;
+
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires \valid(out + (0 .. max - 1));
+    requires \separated(out + (0 .. max - 1), data + (0 .. size - 1));
+    assigns out[0 .. max - 1];
+    ensures \result.n <= max;
+    ensures 16 * \result.n <= rp_dist(\result.t, t0);
+    ensures rp_dist(head, \result.t) + rp_dist(\result.t, t0) == rp_dist(head, t0);
+    ensures \result.n == 0 ==> \result.t == t0;
+    ensures \result.n > 0 ==> out[0].pos == t0;
+    ensures chain: rp_bpf_chained(data, size, out, \result.n);
+    ensures last: \result.n > 0 ==>
+              rp_pos_next(out[\result.n - 1].pos,
+                          rp_hdr_size_at(data, rp_off(out[\result.n - 1].pos, size)), \result.t);
+    ensures s_hdr: rp_bpf_hdrs_ok(data, size, out, \result.n);
+    ensures s_len: rp_bpf_lens_ok(data, size, out, \result.n);
+    ensures s_geom: rp_bpf_geoms_ok(data, size, out, \result.n);
+    ensures \result.st == RP_EMPTY ==> \result.t == head;
+    ensures \result.st == RP_MORE ==> \result.n == max && \result.t != head;
+    ensures other: \result.st == RP_OTHER ==>
+              rp_frame_ok(data, size, head, \result.t) &&
+              !rp_is_bpf_output_at(data, size, rp_off(\result.t, size));
+    ensures \result.st == RP_EMPTY || \result.st == RP_MORE || \result.st == RP_OTHER ||
+            \result.st < 0;
+*/
+static rp_bpf_run rp_bpf_drain_loop(const uint8_t *data, uint64_t size, uint64_t head,
+                                    uint64_t t0, rp_bpf_sample *out, uint32_t max)
+{
+	uint64_t t = t0;
+	uint64_t off = rp_pos_off(t, size);
+	uint32_t n = 0;
+	rp_status st = RP_EMPTY;
+
+	/*@ loop invariant 0 <= n <= max;
+	    loop invariant st == RP_EMPTY;
+	    loop invariant off == rp_off(t, size);
+	    loop invariant 16 * n <= rp_dist(t, t0);
+	    loop invariant rp_dist(head, t) + rp_dist(t, t0) == rp_dist(head, t0);
+	    loop invariant n == 0 ==> t == t0;
+	    loop invariant n > 0 ==> out[0].pos == t0;
+	    loop invariant n > 0 ==> t % 8 == 0;
+	    loop invariant n > 0 ==>
+	                     rp_pos_next(out[n - 1].pos, rp_hdr_size_at(data, rp_off(out[n - 1].pos, size)), t);
+	    loop invariant chain: rp_bpf_chained(data, size, out, n);
+	    loop invariant s_hdr: rp_bpf_hdrs_ok(data, size, out, n);
+	    loop invariant s_len: rp_bpf_lens_ok(data, size, out, n);
+	    loop invariant s_geom: rp_bpf_geoms_ok(data, size, out, n);
+	    loop assigns n, st, off, t, out[0 .. max - 1];
+	    loop variant max - n;
+	*/
+	while (n < max) {
+		const rp_bpf_stepped r = rp_bpf_step(data, size, head, t, off);
+		st = r.st;
+		if (st != RP_OK)
+			break;
+		rp_bpf_put(out + n, r.s);
+		t = r.t;
+		off = r.off;
+		n++;
+		st = RP_EMPTY;
+	}
+	if (st == RP_EMPTY && t != head)
+		st = RP_MORE;
+
+	rp_bpf_run res;
+	res.st = st;
+	res.n = n;
+	res.t = t;
+	return res;
+}
+
+rp_status rp_ring_drain_bpf_output(const rp_ring *ring, uint64_t head, uint64_t *tail,
+                                   rp_bpf_sample *out, uint32_t max, uint32_t *count)
+{
+	const rp_bpf_run run = rp_bpf_drain_loop(ring->data, ring->size, head, *tail, out, max);
+
+	*tail = run.t;
+	*count = run.n;
+	return run.st;
+}
