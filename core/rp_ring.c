@@ -321,14 +321,11 @@ rp_status rp_ring_drain(const rp_ring *ring, uint64_t head, uint64_t *tail,
  * one 8-byte load; its record is a local the compiler keeps in registers),
  * then checked the way rp_bpf_output_view checks it.  The raw size is one
  * 4-byte load: the body starts 8-aligned in a ring whose size is a multiple
- * of 8, so it never wraps.  Everything goes back by value (no memory written:
- * the batch loop then stores each descriptor once, field by field, and its
- * goals need no reasoning past a callee's assigns); the record's size too,
- * for the step to advance without a second header load.  s is the
+ * of 8, so it never wraps.  The descriptor goes back by value (no memory
+ * written: the batch loop then stores it once, field by field).  s is the
  * descriptor on RP_OK (and meaningless otherwise). */
 typedef struct rp_bpf_taken {
 	rp_status st;
-	uint32_t size;  /* the record's header size, on RP_OK */
 	rp_bpf_sample s;
 } rp_bpf_taken;
 
@@ -348,9 +345,10 @@ typedef struct rp_bpf_taken {
       assumes rp_frame_ok(data, size, head, t);
       assumes rp_is_bpf_output_at(data, size, off);
       ensures \result.st == RP_OK;
-      ensures \result.size == rp_hdr_size_at(data, off);
       ensures \result.s.pos == t;
-      ensures rp_span_len(\result.s.data) == rp_raw_size_at(data, size, off);
+      ensures \result.s.size == rp_hdr_size_at(data, off);
+      ensures \result.s.raw_size == rp_raw_size_at(data, size, off);
+      ensures rp_span_len(\result.s.data) == \result.s.raw_size;
       ensures rp_payload_in_ring(data, size, off, \result.s.data);
     complete behaviors;
     disjoint behaviors;
@@ -361,8 +359,9 @@ static RP_HOT rp_bpf_taken rp_bpf_take(const uint8_t *data, uint64_t size, uint6
 	rp_bpf_taken res;
 	rp_record r;
 
-	res.size = 0;
 	res.s.pos = t;
+	res.s.size = 0;
+	res.s.raw_size = 0;
 	res.s.data.p0 = data;
 	res.s.data.n0 = 0;
 	res.s.data.p1 = data;
@@ -386,7 +385,8 @@ static RP_HOT rp_bpf_taken rp_bpf_take(const uint8_t *data, uint64_t size, uint6
 	const uint32_t n0 = raw <= room ? raw : (uint32_t)room;
 
 	res.st = RP_OK;
-	res.size = r.size;
+	res.s.size = r.size;
+	res.s.raw_size = raw;
 	res.s.data.p0 = data + start;
 	res.s.data.n0 = n0;
 	res.s.data.n1 = raw - n0;
@@ -395,11 +395,13 @@ static RP_HOT rp_bpf_taken rp_bpf_take(const uint8_t *data, uint64_t size, uint6
 
 /* One step of the fused batch loop, as rp_ring_step is of rp_ring_drain's:
  * rp_bpf_take at t, then the position and the offset moved past the record,
- * all by value.  Its contract holds only the facts the loop needs. */
+ * all by value.  Its contract holds only the facts the loop needs; the
+ * record's size is in the descriptor, so the loop's record-to-record facts
+ * need no ring memory. */
 typedef struct rp_bpf_stepped {
 	rp_status st;
-	uint64_t t;     /* the position after the record, on RP_OK */
-	uint64_t off;   /* its offset, on RP_OK */
+	uint64_t t;      /* the position after the record, on RP_OK */
+	uint64_t off;    /* its offset, on RP_OK */
 	rp_bpf_sample s; /* the descriptor, on RP_OK */
 } rp_bpf_stepped;
 
@@ -411,15 +413,12 @@ typedef struct rp_bpf_stepped {
     ensures bstep_empty: \result.st == RP_EMPTY ==> t == head;
     ensures bstep_other: \result.st == RP_OTHER ==>
               rp_frame_ok(data, size, head, t) && !rp_is_bpf_output_at(data, size, off);
-    ensures bstep_pos: \result.st == RP_OK ==> \result.s.pos == t && t % 8 == 0 &&
-              \result.t % 8 == 0;
-    ensures bstep_adv: \result.st == RP_OK ==>
-              rp_dist(\result.t, t) == rp_hdr_size_at(data, off) &&
-              rp_hdr_size_at(data, off) >= 16;
+    ensures bstep_pos: \result.st == RP_OK ==> \result.s.pos == t && \result.t % 8 == 0;
+    ensures bstep_adv: \result.st == RP_OK ==> rp_dist(\result.t, t) == \result.s.size;
     ensures bstep_head: \result.st == RP_OK ==>
-              rp_dist(head, \result.t) == rp_dist(head, t) - rp_hdr_size_at(data, off);
+              rp_dist(head, \result.t) == rp_dist(head, t) - \result.s.size;
     ensures bstep_hdr: \result.st == RP_OK ==> rp_bpf_sample_hdr(data, size, \result.s);
-    ensures bstep_len: \result.st == RP_OK ==> rp_bpf_sample_len(data, size, \result.s);
+    ensures bstep_len: \result.st == RP_OK ==> rp_bpf_sample_len(\result.s);
     ensures bstep_geom: \result.st == RP_OK ==> rp_bpf_sample_geom(data, size, \result.s);
     ensures bstep_off: \result.st == RP_OK ==> \result.off == rp_off(\result.t, size);
 */
@@ -434,7 +433,7 @@ static RP_HOT rp_bpf_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uin
 	res.t = t;
 	res.off = off;
 	if (k.st == RP_OK) {
-		const uint64_t s = k.size;
+		const uint64_t s = k.s.size;
 		res.t = rp_pos_add(t, s);
 		res.off = rp_off_after(size, t, off, s, res.t);
 	}
@@ -445,12 +444,15 @@ static RP_HOT rp_bpf_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uin
  * callee's assigns, as rp_ring_drain_loop does). */
 /*@ requires \valid(o);
     assigns *o;
-    ensures o->pos == s.pos && o->data.p0 == s.data.p0 && o->data.n0 == s.data.n0 &&
+    ensures o->pos == s.pos && o->size == s.size && o->raw_size == s.raw_size &&
+            o->data.p0 == s.data.p0 && o->data.n0 == s.data.n0 &&
             o->data.p1 == s.data.p1 && o->data.n1 == s.data.n1;
 */
 static RP_HOT void rp_bpf_put(rp_bpf_sample *o, rp_bpf_sample s)
 {
 	o->pos = s.pos;
+	o->size = s.size;
+	o->raw_size = s.raw_size;
 	o->data.p0 = s.data.p0;
 	o->data.n0 = s.data.n0;
 	o->data.p1 = s.data.p1;
@@ -477,13 +479,12 @@ typedef struct rp_bpf_run {
     ensures rp_dist(head, \result.t) + rp_dist(\result.t, t0) == rp_dist(head, t0);
     ensures \result.n == 0 ==> \result.t == t0;
     ensures \result.n > 0 ==> out[0].pos == t0;
-    ensures chain: rp_bpf_chained(data, size, out, \result.n);
-    ensures last: \result.n > 0 ==>
-              rp_pos_next(out[\result.n - 1].pos,
-                          rp_hdr_size_at(data, rp_off(out[\result.n - 1].pos, size)), \result.t);
-    ensures s_hdr: rp_bpf_hdrs_ok(data, size, out, \result.n);
-    ensures s_len: rp_bpf_lens_ok(data, size, out, \result.n);
-    ensures s_geom: rp_bpf_geoms_ok(data, size, out, \result.n);
+    ensures chain: \forall integer k; 0 <= k < \result.n - 1 ==>
+              rp_dist(out[k + 1].pos, out[k].pos) == out[k].size;
+    ensures last: \result.n > 0 ==> rp_dist(\result.t, out[\result.n - 1].pos) == out[\result.n - 1].size;
+    ensures s_hdr: \forall integer k; 0 <= k < \result.n ==> rp_bpf_sample_hdr(data, size, out[k]);
+    ensures s_len: \forall integer k; 0 <= k < \result.n ==> rp_bpf_sample_len(out[k]);
+    ensures s_geom: \forall integer k; 0 <= k < \result.n ==> rp_bpf_sample_geom(data, size, out[k]);
     ensures \result.st == RP_EMPTY ==> \result.t == head;
     ensures \result.st == RP_MORE ==> \result.n == max && \result.t != head;
     ensures other: \result.st == RP_OTHER ==>
@@ -505,15 +506,14 @@ static rp_bpf_run rp_bpf_drain_loop(const uint8_t *data, uint64_t size, uint64_t
 	    loop invariant off == rp_off(t, size);
 	    loop invariant 16 * n <= rp_dist(t, t0);
 	    loop invariant rp_dist(head, t) + rp_dist(t, t0) == rp_dist(head, t0);
-	    loop invariant n == 0 ==> t == t0;
+	    loop invariant first: n == 0 ==> t == t0;
 	    loop invariant n > 0 ==> out[0].pos == t0;
-	    loop invariant n > 0 ==> t % 8 == 0;
-	    loop invariant n > 0 ==>
-	                     rp_pos_next(out[n - 1].pos, rp_hdr_size_at(data, rp_off(out[n - 1].pos, size)), t);
-	    loop invariant chain: rp_bpf_chained(data, size, out, n);
-	    loop invariant s_hdr: rp_bpf_hdrs_ok(data, size, out, n);
-	    loop invariant s_len: rp_bpf_lens_ok(data, size, out, n);
-	    loop invariant s_geom: rp_bpf_geoms_ok(data, size, out, n);
+	    loop invariant last: n > 0 ==> rp_dist(t, out[n - 1].pos) == out[n - 1].size;
+	    loop invariant chain: \forall integer k; 0 <= k < n - 1 ==>
+	                     rp_dist(out[k + 1].pos, out[k].pos) == out[k].size;
+	    loop invariant s_hdr: \forall integer k; 0 <= k < n ==> rp_bpf_sample_hdr(data, size, out[k]);
+	    loop invariant s_len: \forall integer k; 0 <= k < n ==> rp_bpf_sample_len(out[k]);
+	    loop invariant s_geom: \forall integer k; 0 <= k < n ==> rp_bpf_sample_geom(data, size, out[k]);
 	    loop assigns n, st, off, t, out[0 .. max - 1];
 	    loop variant max - n;
 	*/

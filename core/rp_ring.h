@@ -201,17 +201,13 @@ rp_status rp_ring_drain(const rp_ring *ring, uint64_t head, uint64_t *tail,
  * BPF-output event (sample_type == PERF_SAMPLE_RAW only), raw_size bytes,
  * kernel padding included (raw_size == data.n0 + data.n1). */
 typedef struct rp_bpf_sample {
-	uint64_t pos; /* ring position of the record's header */
-	rp_span data; /* the raw payload, at most two slices inside the ring */
+	uint64_t pos;      /* ring position of the record's header */
+	uint32_t size;     /* the record's size, header included (as rp_record.size) */
+	uint32_t raw_size; /* the payload's length: data.n0 + data.n1 */
+	rp_span data;      /* the raw payload, at most two slices inside the ring */
 } rp_bpf_sample;
 
 /*@
-  // q is p + s on the u64 circle: rp_dist(q, p) == s for 0 <= s < 2^64,
-  // written without ?: (inside a quantifier the provers handle a
-  // disjunction, not a conditional term).
-  predicate rp_pos_next(integer p, integer s, integer q) =
-    p + s == q || p + s == q + RP_U64_MOD;
-
   // The u32 raw size at the start of the body of the record at offset o.
   // The body starts 8-aligned in a ring whose size is a multiple of 8, so
   // these 4 bytes never wrap.
@@ -244,31 +240,20 @@ typedef struct rp_bpf_sample {
     (p.n1 == 0 || p.n1 <= o) &&
     rp_span_ok(p);
 
-  // A descriptor of the fused batch: the BPF-output record at its position
-  // (its header, its payload's length, where its payload lies; three parts,
-  // so that the batch loop's goals stay small).
+  // A descriptor of the fused batch is the BPF-output record at its
+  // position: its header (size and type as in the ring, raw_size the u32
+  // read from the ring), its payload's length, where its payload lies.
+  // Three parts, so that the batch loop's goals stay small; only the first
+  // reads the ring.
   predicate rp_bpf_sample_hdr(uint8_t *d, integer rsize, rp_bpf_sample s) =
-    s.pos % 8 == 0 && rp_is_bpf_output_at(d, rsize, rp_off(s.pos, rsize));
-  predicate rp_bpf_sample_len(uint8_t *d, integer rsize, rp_bpf_sample s) =
-    rp_span_len(s.data) == rp_raw_size_at(d, rsize, rp_off(s.pos, rsize));
+    s.pos % 8 == 0 && s.size % 8 == 0 &&
+    s.size == rp_hdr_size_at(d, rp_off(s.pos, rsize)) &&
+    s.raw_size == rp_raw_size_at(d, rsize, rp_off(s.pos, rsize)) &&
+    rp_is_bpf_output_at(d, rsize, rp_off(s.pos, rsize));
+  predicate rp_bpf_sample_len(rp_bpf_sample s) =
+    s.size >= 16 && s.raw_size + 12 <= s.size && rp_span_len(s.data) == s.raw_size;
   predicate rp_bpf_sample_geom(uint8_t *d, integer rsize, rp_bpf_sample s) =
     rp_payload_in_ring(d, rsize, rp_off(s.pos, rsize), s.data);
-  predicate rp_bpf_sample_ok(uint8_t *d, integer rsize, rp_bpf_sample s) =
-    rp_bpf_sample_hdr(d, rsize, s) && rp_bpf_sample_len(d, rsize, s) &&
-    rp_bpf_sample_geom(d, rsize, s);
-
-  // The same over the first n descriptors of a batch, and their chain: each
-  // record ends where the next begins.  Named, so that the batch loop's
-  // postconditions are its invariants word for word.
-  predicate rp_bpf_hdrs_ok(uint8_t *d, integer rsize, rp_bpf_sample *out, integer n) =
-    \forall integer k; 0 <= k < n ==> rp_bpf_sample_hdr(d, rsize, out[k]);
-  predicate rp_bpf_lens_ok(uint8_t *d, integer rsize, rp_bpf_sample *out, integer n) =
-    \forall integer k; 0 <= k < n ==> rp_bpf_sample_len(d, rsize, out[k]);
-  predicate rp_bpf_geoms_ok(uint8_t *d, integer rsize, rp_bpf_sample *out, integer n) =
-    \forall integer k; 0 <= k < n ==> rp_bpf_sample_geom(d, rsize, out[k]);
-  predicate rp_bpf_chained(uint8_t *d, integer rsize, rp_bpf_sample *out, integer n) =
-    \forall integer k; 0 <= k < n - 1 ==>
-      rp_pos_next(out[k].pos, rp_hdr_size_at(d, rp_off(out[k].pos, rsize)), out[k + 1].pos);
 */
 
 /* Decode up to max BPF-output samples from *tail into out[0 .. *count - 1].
@@ -304,17 +289,11 @@ typedef struct rp_bpf_sample {
     ensures *count == 0 ==> *tail == \old(*tail);
     ensures *count > 0 ==> out[0].pos == \old(*tail);
     ensures chain: \forall integer k; 0 <= k < *count - 1 ==>
-              rp_pos_next(out[k].pos,
-                          rp_hdr_size_at(\old(ring->data), rp_off(out[k].pos, \old(ring->size))),
-                          out[k + 1].pos);
-    ensures last: *count > 0 ==>
-              rp_pos_next(out[*count - 1].pos,
-                          rp_hdr_size_at(\old(ring->data), rp_off(out[*count - 1].pos, \old(ring->size))),
-                          *tail);
+              rp_dist(out[k + 1].pos, out[k].pos) == out[k].size;
+    ensures last: *count > 0 ==> rp_dist(*tail, out[*count - 1].pos) == out[*count - 1].size;
     ensures samples_hdr: \forall integer k; 0 <= k < *count ==>
               rp_bpf_sample_hdr(\old(ring->data), \old(ring->size), out[k]);
-    ensures samples_len: \forall integer k; 0 <= k < *count ==>
-              rp_bpf_sample_len(\old(ring->data), \old(ring->size), out[k]);
+    ensures samples_len: \forall integer k; 0 <= k < *count ==> rp_bpf_sample_len(out[k]);
     ensures samples_geom: \forall integer k; 0 <= k < *count ==>
               rp_bpf_sample_geom(\old(ring->data), \old(ring->size), out[k]);
     ensures \result == RP_EMPTY ==> *tail == head;

@@ -119,7 +119,8 @@ static void check_fused(const rp_ring *ring, const fz_image *img)
 				break;
 			}
 			FZ_CHECK(n < count, "fused batch: %u records, the reference has more", count);
-			FZ_CHECK(out[n].pos == rec.pos && out[n].data.p0 == bo.data.p0 &&
+			FZ_CHECK(out[n].pos == rec.pos && out[n].size == rec.size &&
+			         out[n].raw_size == bo.raw_size && out[n].data.p0 == bo.data.p0 &&
 			         out[n].data.p1 == bo.data.p1 && out[n].data.n0 == bo.data.n0 &&
 			         out[n].data.n1 == bo.data.n1, "fused batch: record %u at %" PRIu64
 			         " differs from drain + view", n, rec.pos);

@@ -239,9 +239,11 @@ static void check_fused(const rp_ring *ring, const fz_image *img)
 		for (uint32_t k = 0; k < count; k++) {
 			FZ_CHECK(out[k].pos == t && expected_fused(img->head, t, &raw) == RP_OK,
 			         "fused batch: descriptor %u at %" PRIu64 " is not a BPF output by its loaded bytes", k, t);
-			FZ_CHECK((uint64_t)out[k].data.n0 + out[k].data.n1 == raw, "fused batch: payload length");
+			FZ_CHECK(out[k].raw_size == raw && (uint64_t)out[k].data.n0 + out[k].data.n1 == raw,
+			         "fused batch: payload length");
 			uint8_t h[8];
 			logged_header(NULL, t % hs.size, h);
+			FZ_CHECK(out[k].size == fz_le16(h + 6), "fused batch: record size is not the loaded one");
 			t += fz_le16(h + 6);
 		}
 		FZ_CHECK(tail == t, "fused batch: tail %" PRIu64 ", records end at %" PRIu64, tail, t);

@@ -30,6 +30,8 @@ static void check_samples(const rb_ring *r, const rp_bpf_sample *out, const uint
 		const uint32_t i = from + k;
 		const uint32_t raw = (uint32_t)(pos[i + 1] - pos[i] - 12u);
 		assert_true(out[k].pos == pos[i]);
+		assert_int_equal(out[k].size, pos[i + 1] - pos[i]);
+		assert_int_equal(out[k].raw_size, raw);
 		assert_ptr_equal(out[k].data.p1, r->data);
 		assert_int_equal((uint64_t)out[k].data.n0 + out[k].data.n1, raw);
 		rb_pattern(want, sample_len[i], (uint8_t)(31 * i + 1));
