@@ -142,8 +142,7 @@ __attribute__((noinline)) uint64_t rpb_walk_core_decode(const struct rp_ring *ri
 		uint32_t got = 0;
 		st = rp_ring_drain_bpf_output(ring, head, &tail, out, RPB_CORE_BATCH, &got);
 		for (uint32_t i = 0; i < got; i++)
-			sum += (out[i].data.n0 ? out[i].data.p0[0] : out[i].data.p1[0]) +
-			       out[i].data.n0 + out[i].data.n1;
+			sum += (out[i].data.n0 ? out[i].data.p0[0] : out[i].data.p1[0]) + out[i].raw_size;
 		got_all += got;
 		if (st == RP_OTHER) {
 			rp_record rec;
