@@ -122,6 +122,17 @@ void rp_perf_stats_add(rp_perf_stats *stats, const rp_record *recs, uint32_t n)
 	stats_count(stats, n, bytes);
 }
 
+/* The same for a batch of BPF-output samples (never LOST). */
+static void stats_add_samples(rp_perf_stats *stats, const rp_bpf_sample *s, uint32_t n)
+{
+	uint64_t bytes = 0;
+	uint32_t k;
+
+	for (k = 0; k < n; k++)
+		bytes += s[k].size;
+	stats_count(stats, n, bytes);
+}
+
 /* data_head is what the kernel can have written: 8-aligned and at most the
  * ring size ahead of tail (u64 distance, so a head behind tail fails too;
  * the kernel never writes past the data_tail we publish). */
@@ -341,4 +352,60 @@ int rp_perf_ring_drain_batch(rp_perf_ring *ring, rp_perf_batch_fn fn, void *ctx,
                              uint32_t max_records)
 {
 	return drain(ring, NULL, fn, ctx, max_records);
+}
+
+/* The record at ring->tail that stopped a sample batch (RP_OTHER): read it
+ * with rp_ring_next and hand it to other or, other NULL, skip it as the
+ * payload APIs do (a LOST is counted by the stats like any other, anything
+ * else in stats.malformed).  *n is the records consumed (0 or 1), *r the
+ * callback's return; returns the walk's state as walk_on. */
+static int other_record(rp_perf_ring *ring, uint64_t head, rp_perf_ring_fn other,
+                        void *ctx, uint32_t *n, int *r)
+{
+	rp_record rec;
+	rp_lost l;
+	const rp_status st = rp_ring_next(&ring->data, head, &ring->tail, &rec);
+
+	*n = 0;
+	*r = 0;
+	if (st != RP_OK) /* framed well a moment ago: a writer raced us */
+		return walk_on(ring, head, st);
+	if (other)
+		*r = other(ctx, &rec);
+	else if (rec.type != RP_RECORD_LOST || rp_lost_view(&rec, &l) != RP_OK)
+		ring->stats.malformed++;
+	rp_perf_stats_add(&ring->stats, &rec, 1);
+	*n = 1;
+	return 1;
+}
+
+int rp_perf_ring_drain_samples(rp_perf_ring *ring, rp_perf_samples_fn fn,
+                               rp_perf_ring_fn other, void *ctx, uint32_t max_records)
+{
+	rp_bpf_sample batch[RP_PERF_BATCH];
+	drain_run d;
+	int go = drain_start(&d, ring, fn != NULL, max_records);
+
+	if (go <= 0)
+		return go;
+	for (;;) {
+		uint32_t count = 0;
+		int r = 0;
+		const rp_status st = rp_ring_drain_bpf_output(&ring->data, d.head, &ring->tail,
+		                                              batch, drain_want(&d), &count);
+		int more = walk_on(ring, d.head, st);
+
+		/* the good samples before a corruption are delivered first */
+		if (count)
+			r = fn(ctx, batch, count);
+		stats_add_samples(&ring->stats, batch, count);
+		if (drain_step(&d, count, r, more))
+			break;
+		if (st == RP_OTHER) {
+			more = other_record(ring, d.head, other, ctx, &count, &r);
+			if (drain_step(&d, count, r, more))
+				break;
+		}
+	}
+	return drain_finish(&d);
 }
