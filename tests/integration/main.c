@@ -37,6 +37,8 @@ static const struct {
 	{ "buffer_payload_counts_deliveries", test_buffer_payload_counts },
 	{ "buffer_batch_api", test_buffer_batch },
 	{ "buffer_round_trip", test_round_trip },
+	{ "buffer_samples_round_trip", test_buffer_samples_round_trip },
+	{ "buffer_samples_lost_in_order", test_buffer_samples_lost_in_order },
 	{ "buffer_conservation", test_conservation },
 	{ "buffer_conservation_concurrent", test_conservation_concurrent },
 	{ "buffer_pause_resume_lost_first", test_pause_resume },
