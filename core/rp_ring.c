@@ -393,62 +393,79 @@ static RP_HOT rp_bpf_taken rp_bpf_take(const uint8_t *data, uint64_t size, uint6
 	return res;
 }
 
-/* One step of the fused batch loop, as rp_ring_step is of rp_ring_drain's:
- * rp_bpf_take at *tail, then the descriptor stored in *o (once, field by
- * field) and *tail and the offset moved past the record.  Its contract
- * holds only the facts the loop needs, stated on *o as the loop's
- * invariants state them on out[k] (the same terms, so the loop's goals need
- * no reasoning from one form to the other); the record's size is in the
- * descriptor, so the loop's record-to-record facts need no ring memory. */
+/* One step of the fused batch loop: rp_bpf_take at t, then the position
+ * and the offset moved past the record, all by value (no memory written:
+ * the loop stores the descriptor only when the step succeeds, so a failed
+ * step leaves memory as the invariants describe it and the loop's
+ * postconditions are its invariants word for word).  Its contract holds
+ * only the facts the loop needs, over the descriptor's fields, as the
+ * loop's invariants state them. */
+typedef struct rp_bpf_stepped {
+	rp_status st;
+	uint64_t t;      /* the position after the record, on RP_OK */
+	uint64_t off;    /* its offset, on RP_OK */
+	rp_bpf_sample s; /* the descriptor, on RP_OK */
+} rp_bpf_stepped;
+
 /*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
-    requires \valid(tail) && \valid(o);
-    requires \separated(tail, o);
-    requires \separated(tail, data + (0 .. size - 1));
-    requires \separated(o, data + (0 .. size - 1));
-    requires off == rp_off(*tail, size);
-    assigns *tail, *o;
+    requires off == rp_off(t, size);
+    assigns \nothing;
     ensures bstep_status: \result.st == RP_OK || \result.st == RP_EMPTY ||
               \result.st == RP_OTHER || \result.st < 0;
-    ensures bstep_stay: \result.st != RP_OK ==> *tail == \old(*tail);
-    ensures bstep_empty: \result.st == RP_EMPTY ==> *tail == head;
+    ensures bstep_empty: \result.st == RP_EMPTY ==> t == head;
     ensures bstep_other: \result.st == RP_OTHER ==>
-              rp_frame_ok(data, size, head, *tail) && !rp_is_bpf_output_at(data, size, off);
-    ensures bstep_pos: \result.st == RP_OK ==> o->pos == \old(*tail) && *tail % 8 == 0;
-    ensures bstep_adv: \result.st == RP_OK ==> rp_dist(*tail, \old(*tail)) == o->size;
+              rp_frame_ok(data, size, head, t) && !rp_is_bpf_output_at(data, size, off);
+    ensures bstep_pos: \result.st == RP_OK ==> \result.s.pos == t && \result.t % 8 == 0;
+    ensures bstep_adv: \result.st == RP_OK ==> rp_dist(\result.t, t) == \result.s.size;
     ensures bstep_head: \result.st == RP_OK ==>
-              rp_dist(head, *tail) == rp_dist(head, \old(*tail)) - o->size;
-    ensures bstep_hdr: \result.st == RP_OK ==> rp_bpf_sample_hdr(data, size, *o);
-    ensures bstep_len: \result.st == RP_OK ==> rp_bpf_sample_len(*o);
-    ensures bstep_geom: \result.st == RP_OK ==> rp_bpf_sample_geom(data, size, *o);
-    ensures bstep_off: \result.st == RP_OK ==> \result.off == rp_off(*tail, size);
+              rp_dist(head, \result.t) == rp_dist(head, t) - \result.s.size;
+    ensures bstep_hdr: \result.st == RP_OK ==>
+              rp_bpf_sample_hdr(data, size, \result.s.pos, \result.s.size, \result.s.raw_size);
+    ensures bstep_len: \result.st == RP_OK ==>
+              rp_bpf_sample_len(\result.s.size, \result.s.raw_size, \result.s.data.n0,
+                                \result.s.data.n1);
+    ensures bstep_geom: \result.st == RP_OK ==>
+              rp_payload_in_ring(data, size, rp_off(\result.s.pos, size), \result.s.data);
+    ensures bstep_off: \result.st == RP_OK ==> \result.off == rp_off(\result.t, size);
 */
-static RP_HOT rp_ring_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uint64_t head,
-                                          uint64_t *tail, uint64_t off, rp_bpf_sample *o)
+static RP_HOT rp_bpf_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uint64_t head,
+                                         uint64_t t, uint64_t off)
 {
-	rp_ring_stepped res;
-	const uint64_t t = *tail;
+	rp_bpf_stepped res;
 	const rp_bpf_taken k = rp_bpf_take(data, size, head, t, off);
 
 	res.st = k.st;
+	res.s = k.s;
+	res.t = t;
 	res.off = off;
 	if (k.st == RP_OK) {
 		const uint64_t s = k.s.size;
-		const uint64_t t2 = rp_pos_add(t, s);
-		o->pos = k.s.pos;
-		o->size = k.s.size;
-		o->raw_size = k.s.raw_size;
-		o->data.p0 = k.s.data.p0;
-		o->data.n0 = k.s.data.n0;
-		o->data.p1 = k.s.data.p1;
-		o->data.n1 = k.s.data.n1;
-		res.off = rp_off_after(size, t, off, s, t2);
-		*tail = t2;
+		res.t = rp_pos_add(t, s);
+		res.off = rp_off_after(size, t, off, s, res.t);
 	}
 	return res;
 }
 
-/* The fused batch loop: rp_ring_drain_loop's, one descriptor per record
- * stored by rp_bpf_step. */
+/* Store one descriptor, field by field. */
+/*@ requires \valid(o);
+    assigns *o;
+    ensures o->pos == s.pos && o->size == s.size && o->raw_size == s.raw_size &&
+            o->data.p0 == s.data.p0 && o->data.n0 == s.data.n0 &&
+            o->data.p1 == s.data.p1 && o->data.n1 == s.data.n1;
+*/
+static RP_HOT void rp_bpf_put(rp_bpf_sample *o, rp_bpf_sample s)
+{
+	o->pos = s.pos;
+	o->size = s.size;
+	o->raw_size = s.raw_size;
+	o->data.p0 = s.data.p0;
+	o->data.n0 = s.data.n0;
+	o->data.p1 = s.data.p1;
+	o->data.n1 = s.data.n1;
+}
+
+/* The fused batch loop: rp_ring_drain_loop's, with one descriptor per
+ * record stored by rp_bpf_put and *tail moved once the step succeeded. */
 /*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
     requires \valid(tail);
     requires \valid(out + (0 .. max - 1));
@@ -461,12 +478,11 @@ static RP_HOT rp_ring_stepped rp_bpf_step(const uint8_t *data, uint64_t size, ui
     ensures rp_dist(head, *tail) + rp_dist(*tail, \old(*tail)) == rp_dist(head, \old(*tail));
     ensures \result.n == 0 ==> *tail == \old(*tail);
     ensures \result.n > 0 ==> out[0].pos == \old(*tail);
-    ensures chain: \forall integer k; 0 <= k < \result.n - 1 ==>
-              rp_dist(out[k + 1].pos, out[k].pos) == out[k].size;
+    ensures chain: rp_bpf_chained(out, \result.n);
     ensures last: \result.n > 0 ==> rp_dist(*tail, out[\result.n - 1].pos) == out[\result.n - 1].size;
-    ensures s_hdr: \forall integer k; 0 <= k < \result.n ==> rp_bpf_sample_hdr(data, size, out[k]);
-    ensures s_len: \forall integer k; 0 <= k < \result.n ==> rp_bpf_sample_len(out[k]);
-    ensures s_geom: \forall integer k; 0 <= k < \result.n ==> rp_bpf_sample_geom(data, size, out[k]);
+    ensures s_hdr: rp_bpf_hdrs_ok(data, size, out, \result.n);
+    ensures s_len: rp_bpf_lens_ok(out, \result.n);
+    ensures s_geom: rp_bpf_geoms_ok(data, size, out, \result.n);
     ensures \result.st == RP_EMPTY ==> *tail == head;
     ensures \result.st == RP_MORE ==> \result.n == max && *tail != head;
     ensures other: \result.st == RP_OTHER ==>
@@ -491,19 +507,20 @@ static rp_drain_run rp_bpf_drain_loop(const uint8_t *data, uint64_t size, uint64
 	    loop invariant first: n == 0 ==> *tail == \at(*tail, Pre);
 	    loop invariant n > 0 ==> out[0].pos == \at(*tail, Pre);
 	    loop invariant last: n > 0 ==> rp_dist(*tail, out[n - 1].pos) == out[n - 1].size;
-	    loop invariant chain: \forall integer k; 0 <= k < n - 1 ==>
-	                     rp_dist(out[k + 1].pos, out[k].pos) == out[k].size;
-	    loop invariant s_hdr: \forall integer k; 0 <= k < n ==> rp_bpf_sample_hdr(data, size, out[k]);
-	    loop invariant s_len: \forall integer k; 0 <= k < n ==> rp_bpf_sample_len(out[k]);
-	    loop invariant s_geom: \forall integer k; 0 <= k < n ==> rp_bpf_sample_geom(data, size, out[k]);
+	    loop invariant chain: rp_bpf_chained(out, n);
+	    loop invariant s_hdr: rp_bpf_hdrs_ok(data, size, out, n);
+	    loop invariant s_len: rp_bpf_lens_ok(out, n);
+	    loop invariant s_geom: rp_bpf_geoms_ok(data, size, out, n);
 	    loop assigns n, st, off, *tail, out[0 .. max - 1];
 	    loop variant max - n;
 	*/
 	while (n < max) {
-		const rp_ring_stepped r = rp_bpf_step(data, size, head, tail, off, out + n);
+		const rp_bpf_stepped r = rp_bpf_step(data, size, head, *tail, off);
 		st = r.st;
 		if (st != RP_OK)
 			break;
+		rp_bpf_put(out + n, r.s);
+		*tail = r.t;
 		off = r.off;
 		n++;
 		st = RP_EMPTY;

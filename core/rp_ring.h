@@ -242,18 +242,33 @@ typedef struct rp_bpf_sample {
 
   // A descriptor of the fused batch is the BPF-output record at its
   // position: its header (size and type as in the ring, raw_size the u32
-  // read from the ring), its payload's length, where its payload lies.
-  // Three parts, so that the batch loop's goals stay small; only the first
-  // reads the ring.
-  predicate rp_bpf_sample_hdr(uint8_t *d, integer rsize, rp_bpf_sample s) =
-    s.pos % 8 == 0 && s.size % 8 == 0 &&
-    s.size == rp_hdr_size_at(d, rp_off(s.pos, rsize)) &&
-    s.raw_size == rp_raw_size_at(d, rsize, rp_off(s.pos, rsize)) &&
-    rp_is_bpf_output_at(d, rsize, rp_off(s.pos, rsize));
-  predicate rp_bpf_sample_len(rp_bpf_sample s) =
-    s.size >= 16 && s.raw_size + 12 <= s.size && rp_span_len(s.data) == s.raw_size;
-  predicate rp_bpf_sample_geom(uint8_t *d, integer rsize, rp_bpf_sample s) =
-    rp_payload_in_ring(d, rsize, rp_off(s.pos, rsize), s.data);
+  // read from the ring), its lengths, where its payload lies.  Three parts,
+  // each over the fields it needs (never the whole descriptor: a goal that
+  // loads all of a descriptor from memory to carry it past a store is far
+  // harder for the provers), so that the batch loop's goals stay small; only
+  // the first reads the ring.
+  predicate rp_bpf_sample_hdr(uint8_t *d, integer rsize, integer pos, integer size, integer raw) =
+    pos % 8 == 0 && size % 8 == 0 &&
+    size == rp_hdr_size_at(d, rp_off(pos, rsize)) &&
+    raw == rp_raw_size_at(d, rsize, rp_off(pos, rsize)) &&
+    rp_is_bpf_output_at(d, rsize, rp_off(pos, rsize));
+  predicate rp_bpf_sample_len(integer size, integer raw, integer n0, integer n1) =
+    size >= 16 && raw + 12 <= size && n0 + n1 == raw;
+
+  // The same over the first n descriptors of a batch, and their chain (each
+  // record ends where the next begins).  Named, so that the batch loop's
+  // postconditions are its invariants word for word.
+  predicate rp_bpf_hdrs_ok(uint8_t *d, integer rsize, rp_bpf_sample *out, integer n) =
+    \forall integer k; 0 <= k < n ==>
+      rp_bpf_sample_hdr(d, rsize, out[k].pos, out[k].size, out[k].raw_size);
+  predicate rp_bpf_lens_ok(rp_bpf_sample *out, integer n) =
+    \forall integer k; 0 <= k < n ==>
+      rp_bpf_sample_len(out[k].size, out[k].raw_size, out[k].data.n0, out[k].data.n1);
+  predicate rp_bpf_geoms_ok(uint8_t *d, integer rsize, rp_bpf_sample *out, integer n) =
+    \forall integer k; 0 <= k < n ==>
+      rp_payload_in_ring(d, rsize, rp_off(out[k].pos, rsize), out[k].data);
+  predicate rp_bpf_chained(rp_bpf_sample *out, integer n) =
+    \forall integer k; 0 <= k < n - 1 ==> rp_dist(out[k + 1].pos, out[k].pos) == out[k].size;
 */
 
 /* Decode up to max BPF-output samples from *tail into out[0 .. *count - 1].
@@ -288,14 +303,11 @@ typedef struct rp_bpf_sample {
     ensures rp_dist(head, *tail) + rp_dist(*tail, \old(*tail)) == rp_dist(head, \old(*tail));
     ensures *count == 0 ==> *tail == \old(*tail);
     ensures *count > 0 ==> out[0].pos == \old(*tail);
-    ensures chain: \forall integer k; 0 <= k < *count - 1 ==>
-              rp_dist(out[k + 1].pos, out[k].pos) == out[k].size;
+    ensures chain: rp_bpf_chained(out, *count);
     ensures last: *count > 0 ==> rp_dist(*tail, out[*count - 1].pos) == out[*count - 1].size;
-    ensures samples_hdr: \forall integer k; 0 <= k < *count ==>
-              rp_bpf_sample_hdr(\old(ring->data), \old(ring->size), out[k]);
-    ensures samples_len: \forall integer k; 0 <= k < *count ==> rp_bpf_sample_len(out[k]);
-    ensures samples_geom: \forall integer k; 0 <= k < *count ==>
-              rp_bpf_sample_geom(\old(ring->data), \old(ring->size), out[k]);
+    ensures samples_hdr: rp_bpf_hdrs_ok(\old(ring->data), \old(ring->size), out, *count);
+    ensures samples_len: rp_bpf_lens_ok(out, *count);
+    ensures samples_geom: rp_bpf_geoms_ok(\old(ring->data), \old(ring->size), out, *count);
     ensures \result == RP_EMPTY ==> *tail == head;
     ensures \result == RP_MORE ==> *count == max && *tail != head;
     ensures other: \result == RP_OTHER ==>
