@@ -478,11 +478,13 @@ static RP_HOT void rp_bpf_put(rp_bpf_sample *o, rp_bpf_sample s)
     ensures rp_dist(head, *tail) + rp_dist(*tail, \old(*tail)) == rp_dist(head, \old(*tail));
     ensures \result.n == 0 ==> *tail == \old(*tail);
     ensures \result.n > 0 ==> out[0].pos == \old(*tail);
-    ensures chain: rp_bpf_chained(out, \result.n);
+    ensures chain: \forall integer k; 0 <= k < \result.n - 1 ==>
+              rp_pos_next(out[k].pos, out[k].size, out[k + 1].pos);
     ensures last: \result.n > 0 ==> rp_dist(*tail, out[\result.n - 1].pos) == out[\result.n - 1].size;
     ensures s_hdr: rp_bpf_hdrs_ok(data, size, out, \result.n);
     ensures s_len: rp_bpf_lens_ok(out, \result.n);
-    ensures s_geom: rp_bpf_geoms_ok(data, size, out, \result.n);
+    ensures s_geom: \forall integer k; 0 <= k < \result.n ==>
+              rp_payload_in_ring(data, size, rp_off(out[k].pos, size), out[k].data);
     ensures \result.st == RP_EMPTY ==> *tail == head;
     ensures \result.st == RP_MORE ==> \result.n == max && *tail != head;
     ensures other: \result.st == RP_OTHER ==>
@@ -507,10 +509,12 @@ static rp_drain_run rp_bpf_drain_loop(const uint8_t *data, uint64_t size, uint64
 	    loop invariant first: n == 0 ==> *tail == \at(*tail, Pre);
 	    loop invariant n > 0 ==> out[0].pos == \at(*tail, Pre);
 	    loop invariant last: n > 0 ==> rp_dist(*tail, out[n - 1].pos) == out[n - 1].size;
-	    loop invariant chain: rp_bpf_chained(out, n);
+	    loop invariant chain: \forall integer k; 0 <= k < n - 1 ==>
+	                     rp_pos_next(out[k].pos, out[k].size, out[k + 1].pos);
 	    loop invariant s_hdr: rp_bpf_hdrs_ok(data, size, out, n);
 	    loop invariant s_len: rp_bpf_lens_ok(out, n);
-	    loop invariant s_geom: rp_bpf_geoms_ok(data, size, out, n);
+	    loop invariant s_geom: \forall integer k; 0 <= k < n ==>
+	                     rp_payload_in_ring(data, size, rp_off(out[k].pos, size), out[k].data);
 	    loop assigns n, st, off, *tail, out[0 .. max - 1];
 	    loop variant max - n;
 	*/
