@@ -524,6 +524,11 @@ static rp_drain_run rp_bpf_drain_loop(const uint8_t *data, uint64_t size, uint64
 		if (st != RP_OK)
 			break;
 		rp_bpf_put(out + n, r.s);
+		/*@ assert kept: \forall integer k; 0 <= k < n ==>
+		                   out[k].pos == \at(out[k].pos, LoopCurrent) &&
+		                   out[k].size == \at(out[k].size, LoopCurrent) &&
+		                   out[k].data == \at(out[k].data, LoopCurrent); */
+		//@ assert link: n > 0 ==> rp_pos_next(out[n - 1].pos, out[n - 1].size, out[n].pos);
 		*tail = r.t;
 		off = r.off;
 		n++;
