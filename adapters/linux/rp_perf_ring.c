@@ -319,7 +319,8 @@ static int drain(rp_perf_ring *ring, rp_perf_ring_fn fn, rp_perf_batch_fn bfn,
 	for (;;) {
 		uint32_t count = 0, used, k;
 		int r = 0;
-		const int more = next_batch(ring, d.head, batch, drain_want(&d), &count);
+		const rp_status st = rp_ring_drain(&ring->data, d.head, &ring->tail, batch,
+		                                   drain_want(&d), &count);
 
 		used = count;
 		if (count && bfn) {
@@ -336,7 +337,11 @@ static int drain(rp_perf_ring *ring, rp_perf_ring_fn fn, rp_perf_batch_fn bfn,
 			ring->bad_head_seen = 0;
 		}
 		rp_perf_stats_add(&ring->stats, batch, used);
-		if (drain_step(&d, used, r, more))
+		/* A corruption after the batch counts (and resyncs, or stops a
+		 * strict ring) only once the callbacks consumed every record
+		 * before it; a callback that stops the drain leaves it to the
+		 * next drain, which then counts it once. */
+		if (drain_step(&d, used, r, r ? 1 : walk_on(ring, d.head, st)))
 			break;
 	}
 	return drain_finish(&d);
@@ -393,12 +398,14 @@ int rp_perf_ring_drain_samples(rp_perf_ring *ring, rp_perf_samples_fn fn,
 		int r = 0;
 		const rp_status st = rp_ring_drain_bpf_output(&ring->data, d.head, &ring->tail,
 		                                              batch, drain_want(&d), &count);
-		int more = walk_on(ring, d.head, st);
+		int more;
 
-		/* the good samples before a corruption are delivered first */
+		/* the good samples before a corruption are delivered first; the
+		 * corruption counts only once they are consumed (as in drain) */
 		if (count)
 			r = fn(ctx, batch, count);
 		stats_add_samples(&ring->stats, batch, count);
+		more = r ? 1 : walk_on(ring, d.head, st);
 		if (drain_step(&d, count, r, more))
 			break;
 		if (st == RP_OTHER) {

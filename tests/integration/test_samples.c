@@ -403,6 +403,49 @@ out:
 	mem_ring_close(&m);
 }
 
+/* "SS" then a corruption, and the callback stops the drain on the batch
+ * that ends there: the corruption is not reached yet (not counted, no
+ * resync, the ring not stopped); the next drain reaches it and counts it
+ * once. */
+static void corrupt_after_stop(itest *t, bool batch, bool strict)
+{
+	mem_ring m = { .fd = -1 };
+	built b;
+	got g;
+	uint64_t head;
+	int r;
+
+	memset(&g, 0, sizeof(g));
+	OPEN(&m, 0, strict ? RP_STRICT : 0);
+	built_init(&b, start_pos(&m));
+	m.r.tail = b.pos[0];
+	put_all(&m, &b, "SS");
+	rb_put_header(&m.b, b.pos[2], RP_RECORD_SAMPLE, 0, 4);
+	head = b.pos[2] + 32;
+	mem_ring_head(&m, head);
+	g.fn_ret = 1;
+	g.fn_ret_call = 1;
+	r = drain_with(&m, batch, &g);
+	CHECK(r == 2 && g.n == 2 && m.r.stats.corrupt == 0 && m.r.error == 0 &&
+	      m.r.stats.resynced_bytes == 0 && published(&m) == b.pos[2],
+	      "batch %d strict %d stopped: %d, %u seen, corrupt %llu, error %d", batch, strict, r, g.n,
+	      (unsigned long long)m.r.stats.corrupt, m.r.error);
+	r = drain_with(&m, batch, &g);
+	CHECK(r == (strict ? RP_E_HDR_SHORT : 0) && g.n == 2 && m.r.stats.corrupt == 1,
+	      "batch %d strict %d next: %d, corrupt %llu", batch, strict, r,
+	      (unsigned long long)m.r.stats.corrupt);
+	CHECK(strict ? m.r.error == RP_E_HDR_SHORT && published(&m) == b.pos[2]
+	             : m.r.stats.resynced_bytes == 32 && published(&m) == head,
+	      "batch %d strict %d: error %d published %llu", batch, strict, m.r.error,
+	      (unsigned long long)published(&m));
+	r = drain_with(&m, batch, &g);
+	CHECK(m.r.stats.corrupt == 1 && r == (strict ? RP_E_HDR_SHORT : 0),
+	      "batch %d strict %d: counted again (%llu)", batch, strict,
+	      (unsigned long long)m.r.stats.corrupt);
+out:
+	mem_ring_close(&m);
+}
+
 /* data_head misaligned by 4 after two samples: both delivered, the head
  * not trusted (tail stays after them, nothing skipped), counted once, the
  * next record the kernel writes delivered. */
@@ -442,6 +485,10 @@ void test_samples_corrupt(itest *t)
 		corrupt_after_good(t, batch, false);
 		if (t->status == TAP_PASS)
 			corrupt_after_good(t, batch, true);
+		if (t->status == TAP_PASS)
+			corrupt_after_stop(t, batch, false);
+		if (t->status == TAP_PASS)
+			corrupt_after_stop(t, batch, true);
 		if (t->status == TAP_PASS)
 			bad_head_after_good(t, batch);
 	}
