@@ -446,22 +446,30 @@ static RP_HOT rp_bpf_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uin
 	return res;
 }
 
-/* Store one descriptor, field by field. */
-/*@ requires \valid(o);
-    assigns *o;
-    ensures o->pos == s.pos && o->size == s.size && o->raw_size == s.raw_size &&
-            o->data.p0 == s.data.p0 && o->data.n0 == s.data.n0 &&
-            o->data.p1 == s.data.p1 && o->data.n1 == s.data.n1;
+/* Store descriptor n, field by field.  The frame (descriptors 0 .. n - 1
+ * unchanged) is proved here, where the context is small, so the loop
+ * takes it as a fact rather than proving it past its invariants. */
+/*@ requires \valid(out + n);
+    assigns out[n];
+    ensures put_new: out[n].pos == s.pos && out[n].size == s.size &&
+            out[n].raw_size == s.raw_size &&
+            out[n].data.p0 == s.data.p0 && out[n].data.n0 == s.data.n0 &&
+            out[n].data.p1 == s.data.p1 && out[n].data.n1 == s.data.n1;
+    ensures put_kept: \forall integer k; 0 <= k < n ==>
+            out[k].pos == \old(out[k].pos) && out[k].size == \old(out[k].size) &&
+            out[k].raw_size == \old(out[k].raw_size) &&
+            out[k].data.p0 == \old(out[k].data.p0) && out[k].data.n0 == \old(out[k].data.n0) &&
+            out[k].data.p1 == \old(out[k].data.p1) && out[k].data.n1 == \old(out[k].data.n1);
 */
-static RP_HOT void rp_bpf_put(rp_bpf_sample *o, rp_bpf_sample s)
+static RP_HOT void rp_bpf_put(rp_bpf_sample *out, uint32_t n, rp_bpf_sample s)
 {
-	o->pos = s.pos;
-	o->size = s.size;
-	o->raw_size = s.raw_size;
-	o->data.p0 = s.data.p0;
-	o->data.n0 = s.data.n0;
-	o->data.p1 = s.data.p1;
-	o->data.n1 = s.data.n1;
+	out[n].pos = s.pos;
+	out[n].size = s.size;
+	out[n].raw_size = s.raw_size;
+	out[n].data.p0 = s.data.p0;
+	out[n].data.n0 = s.data.n0;
+	out[n].data.p1 = s.data.p1;
+	out[n].data.n1 = s.data.n1;
 }
 
 /* The fused batch loop: rp_ring_drain_loop's, with one descriptor per
@@ -523,11 +531,7 @@ static rp_drain_run rp_bpf_drain_loop(const uint8_t *data, uint64_t size, uint64
 		st = r.st;
 		if (st != RP_OK)
 			break;
-		rp_bpf_put(out + n, r.s);
-		/*@ assert kept: \forall integer k; 0 <= k < n ==>
-		                   out[k].pos == \at(out[k].pos, LoopCurrent) &&
-		                   out[k].size == \at(out[k].size, LoopCurrent) &&
-		                   out[k].data == \at(out[k].data, LoopCurrent); */
+		rp_bpf_put(out, n, r.s);
 		//@ assert link: n > 0 ==> rp_pos_next(out[n - 1].pos, out[n - 1].size, out[n].pos);
 		*tail = r.t;
 		off = r.off;
