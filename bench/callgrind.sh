@@ -2,7 +2,7 @@
 # Instructions per record of the floor walks, counted by callgrind (exact and
 # repeatable, so it holds on a loaded machine).
 #   bench/callgrind.sh BENCH_BIN OUT_DIR CSV
-# For each payload size, `BENCH_BIN walks SIZE` runs the four floor walks once
+# For each payload size, `BENCH_BIN walks SIZE` runs the six floor walks once
 # (bench/floor.c); callgrind collects only inside the named walk
 # (--toggle-collect), and the count is divided by the records walked.
 # Appends `ipr,...` rows to CSV and writes OUT_DIR/callgrind-breakdown.txt:
@@ -27,7 +27,7 @@ if ! valgrind --tool=none "$bin" walks 8 > /dev/null 2>&1; then
   echo "callgrind: $note"
 fi
 # walk function -> impl name in the CSV
-walks="rpb_walk_core_decode:rp-core rpb_walk_plain_decode:plain-floor rpb_walk_core:rp-core+checksum rpb_walk_plain:plain-floor+checksum"
+walks="rpb_walk_core_decode:rp-core rpb_walk_core_dv_decode:rp-core-dv rpb_walk_plain_decode:plain-floor rpb_walk_core:rp-core+checksum rpb_walk_core_dv:rp-core-dv+checksum rpb_walk_plain:plain-floor+checksum"
 for size in 8 64 256 512 4000; do
   for w in $walks; do
     fn=${w%%:*} impl=${w#*:}
@@ -54,7 +54,7 @@ if [ -s "$f" ]; then
   recs=$(awk -F, '$1 == "ipr" && $2 == 8 && $3 == "rp-core" { print $6 }' "$csv")
   {
     echo "Instructions per record of the core's decode-only walk at 8-byte payloads"
-    echo "(rp_ring_drain + rp_bpf_output_view + reading the first payload byte), by"
+    echo "(rp_ring_drain_bpf_output + reading the first payload byte), by"
     echo "callgrind: $bin walks 8, --toggle-collect=rpb_walk_core_decode, $recs records."
     echo "Exclusive counts: code inlined into a function is counted in it. $note"
     echo

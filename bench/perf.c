@@ -2,8 +2,8 @@
  * perf_buffer owns the ring of CPU 0; BPF_PROG_TEST_RUN fills it with K
  * records; it is drained by ringproof's adapter (rp_perf_ring_drain on a
  * second mapping of the same event: same control page, same data pages), by
- * its batch API (rp_perf_ring_drain_batch: one callback per batch of
- * records), by ringproof's core called directly on libbpf's mapping (no
+ * its sample batch API (rp_perf_ring_drain_samples: one callback per batch
+ * of BPF-output payloads, decoded by the core's fused walk), by ringproof's core called directly on libbpf's mapping (no
  * adapter callback layer), or by perf_buffer__consume_buffer.  The order
  * rotates every round; only the drain is timed. */
 #include <errno.h>
@@ -60,23 +60,29 @@ static int ad_record(void *ctx, const rp_record *rec)
 	return 0;
 }
 
-/* ringproof batch API: one call per batch of records, each viewed and summed */
-static int ad_batch(void *ctx, const rp_record *recs, uint32_t n)
+/* ringproof sample batch API: one call per batch of payloads, each summed */
+static int ad_samples(void *ctx, const rp_bpf_sample *s, uint32_t n)
 {
 	consumed *c = ctx;
 	uint64_t sum = c->sum;
 	uint32_t want_max = c->payload;
 	for (uint32_t i = 0; i < n; i++) {
-		rp_bpf_output out;
-		if (rp_bpf_output_view(&recs[i], &out) != RP_OK)
-			continue;
-		uint32_t want = want_max <= out.raw_size ? want_max : out.raw_size;
-		uint32_t a = want <= out.data.n0 ? want : out.data.n0;
-		sum = rpb_sum(out.data.p0, a, sum);
-		sum = rpb_sum(out.data.p1, want - a, sum);
-		c->samples++;
+		uint32_t want = want_max <= s[i].raw_size ? want_max : s[i].raw_size;
+		uint32_t a = want <= s[i].data.n0 ? want : s[i].data.n0;
+		sum = rpb_sum(s[i].data.p0, a, sum);
+		sum = rpb_sum(s[i].data.p1, want - a, sum);
 	}
+	c->samples += n;
 	c->sum = sum;
+	return 0;
+}
+
+/* The records between sample batches: LOST fails the run, as for rp-core. */
+static int ad_other(void *ctx, const rp_record *rec)
+{
+	consumed *c = ctx;
+	if (rec->type == RP_RECORD_LOST)
+		c->lost++;
 	return 0;
 }
 
@@ -140,7 +146,7 @@ static double drain(perf_bench *b, int who, consumed *c)
 	case C_BATCH:
 		b->ad.tail = rp_perf_ring_tail(&b->ad);
 		t0 = rpb_ns();
-		err = rp_perf_ring_drain_batch(&b->ad, ad_batch, c, 0);
+		err = rp_perf_ring_drain_samples(&b->ad, ad_samples, ad_other, c, 0);
 		t1 = rpb_ns();
 		break;
 	case C_CORE:

@@ -54,8 +54,11 @@ awk -F, '
     for (i = 1; i <= 5; i++) row("ringbuf adapter vs libbpf ring_buffer", "ringbuf", sz[i], "rp-adapter", "libbpf", "1.00")
     for (i = 1; i <= 5; i++) row("ringbuf batch API vs libbpf ring_buffer", "ringbuf", sz[i], "rp-batch", "libbpf", sz[i] <= 64 ? "0.77" : "")
     for (i = 1; i <= 5; i++) row("core vs plain floor loop", "floor", sz[i], "rp-core", "plain-floor", sz[i] <= 64 ? "1.50" : (sz[i] >= 512 ? "1.10" : ""))
+    for (i = 1; i <= 5; i++) row("core (drain+view) vs plain floor loop", "floor", sz[i], "rp-core-dv", "plain-floor", "")
     for (i = 1; i <= 5; i++) row("core vs floor, instr/record (decode)", "ipr", sz[i], "rp-core", "plain-floor", sz[i] == 8 ? "3.00" : "")
+    for (i = 1; i <= 5; i++) row("core (drain+view) vs floor, instr/rec", "ipr", sz[i], "rp-core-dv", "plain-floor", "")
     for (i = 1; i <= 5; i++) row("core vs floor, instr/rec (+checksum)", "ipr", sz[i], "rp-core+checksum", "plain-floor+checksum", "")
+    for (i = 1; i <= 5; i++) row("core (d+v) vs floor, instr/rec (+chk)", "ipr", sz[i], "rp-core-dv+checksum", "plain-floor+checksum", "")
     if (w1n["rp-perf-buffer"] && w1n["libbpf"]) {
       v["w1,64,rp"] = w1["rp-perf-buffer"] / w1n["rp-perf-buffer"]; v["w1,64,lb"] = w1["libbpf"] / w1n["libbpf"]
       unit["w1"] = "events/s"
@@ -96,7 +99,7 @@ plot $(plot_of perf rp-adapter rp-batch rp-core libbpf)
 set title 'BPF ring buffer'
 plot $(plot_of ringbuf rp-adapter rp-batch libbpf)
 set title 'floor (in memory)'
-plot $(plot_of floor rp-core plain-floor)
+plot $(plot_of floor rp-core rp-core-dv plain-floor)
 unset multiplot
 GP
 fi

@@ -315,3 +315,243 @@ rp_status rp_ring_drain(const rp_ring *ring, uint64_t head, uint64_t *tail,
 	*count = run.n;
 	return run.st;
 }
+
+/* The fused BPF-output batch (rp_ring_drain_bpf_output): the record at t is
+ * framed by rp_ring_take itself (the same checks, the header read once with
+ * one 8-byte load; its record is a local the compiler keeps in registers),
+ * then checked the way rp_bpf_output_view checks it.  The raw size is one
+ * 4-byte load: the body starts 8-aligned in a ring whose size is a multiple
+ * of 8, so it never wraps.  The descriptor goes back by value (no memory
+ * written: the batch loop then stores it once, field by field).  s is the
+ * descriptor on RP_OK (and meaningless otherwise). */
+typedef struct rp_bpf_taken {
+	rp_status st;
+	rp_bpf_sample s;
+} rp_bpf_taken;
+
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires off == rp_off(t, size);
+    assigns \nothing;
+
+    behavior bad:
+      assumes !rp_frame_ok(data, size, head, t);
+      ensures \result.st == RP_EMPTY || \result.st < 0;
+      ensures \result.st == RP_EMPTY ==> t == head;
+    behavior other:
+      assumes rp_frame_ok(data, size, head, t);
+      assumes !rp_is_bpf_output_at(data, size, off);
+      ensures \result.st == RP_OTHER;
+    behavior ok:
+      assumes rp_frame_ok(data, size, head, t);
+      assumes rp_is_bpf_output_at(data, size, off);
+      ensures \result.st == RP_OK;
+      ensures \result.s.pos == t;
+      ensures \result.s.size == rp_hdr_size_at(data, off);
+      ensures \result.s.raw_size == rp_raw_size_at(data, size, off);
+      ensures rp_span_len(\result.s.data) == \result.s.raw_size;
+      ensures rp_payload_in_ring(data, size, off, \result.s.data);
+    complete behaviors;
+    disjoint behaviors;
+*/
+static RP_HOT rp_bpf_taken rp_bpf_take(const uint8_t *data, uint64_t size, uint64_t head,
+                                       uint64_t t, uint64_t off)
+{
+	rp_bpf_taken res;
+	rp_record r;
+
+	res.s.pos = t;
+	res.s.size = 0;
+	res.s.raw_size = 0;
+	res.s.data.p0 = data;
+	res.s.data.n0 = 0;
+	res.s.data.p1 = data;
+	res.s.data.n1 = 0;
+	res.st = rp_ring_take(data, size, head, t, off, &r);
+	if (res.st != RP_OK)
+		return res;
+	res.st = RP_OTHER;
+	if (r.type != RP_RECORD_SAMPLE || r.size < 16u)
+		return res;
+
+	const uint64_t bo = off + 8u >= size ? 0 : off + 8u;
+	const uint32_t raw = rp_load_u32(data + bo);
+	//@ assert raw == rp_raw_size_at(data, size, off);
+
+	if (raw > r.size - 12u)
+		return res;
+
+	const uint64_t start = bo + 4u;
+	const uint64_t room = size - start;
+	const uint32_t n0 = raw <= room ? raw : (uint32_t)room;
+
+	res.st = RP_OK;
+	res.s.size = r.size;
+	res.s.raw_size = raw;
+	res.s.data.p0 = data + start;
+	res.s.data.n0 = n0;
+	res.s.data.n1 = raw - n0;
+	return res;
+}
+
+/* One step of the fused batch loop: rp_bpf_take at t, then the position
+ * and the offset moved past the record, all by value (no memory written:
+ * the loop stores the descriptor only when the step succeeds, so a failed
+ * step leaves memory as the invariants describe it and the loop's
+ * postconditions are its invariants word for word).  Its contract holds
+ * only the facts the loop needs, over the descriptor's fields, as the
+ * loop's invariants state them. */
+typedef struct rp_bpf_stepped {
+	rp_status st;
+	uint64_t t;      /* the position after the record, on RP_OK */
+	uint64_t off;    /* its offset, on RP_OK */
+	rp_bpf_sample s; /* the descriptor, on RP_OK */
+} rp_bpf_stepped;
+
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires off == rp_off(t, size);
+    assigns \nothing;
+    ensures bstep_status: \result.st == RP_OK || \result.st == RP_EMPTY ||
+              \result.st == RP_OTHER || \result.st < 0;
+    ensures bstep_empty: \result.st == RP_EMPTY ==> t == head;
+    ensures bstep_other: \result.st == RP_OTHER ==>
+              rp_frame_ok(data, size, head, t) && !rp_is_bpf_output_at(data, size, off);
+    ensures bstep_pos: \result.st == RP_OK ==> \result.s.pos == t && \result.t % 8 == 0;
+    ensures bstep_adv: \result.st == RP_OK ==> rp_dist(\result.t, t) == \result.s.size;
+    ensures bstep_head: \result.st == RP_OK ==>
+              rp_dist(head, \result.t) == rp_dist(head, t) - \result.s.size;
+    ensures bstep_hdr: \result.st == RP_OK ==>
+              rp_bpf_sample_hdr(data, size, \result.s.pos, \result.s.size, \result.s.raw_size);
+    ensures bstep_len: \result.st == RP_OK ==>
+              rp_bpf_sample_len(\result.s.size, \result.s.raw_size, \result.s.data.n0,
+                                \result.s.data.n1);
+    ensures bstep_geom: \result.st == RP_OK ==>
+              rp_payload_in_ring(data, size, rp_off(\result.s.pos, size), \result.s.data);
+    ensures bstep_off: \result.st == RP_OK ==> \result.off == rp_off(\result.t, size);
+*/
+static RP_HOT rp_bpf_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uint64_t head,
+                                         uint64_t t, uint64_t off)
+{
+	rp_bpf_stepped res;
+	const rp_bpf_taken k = rp_bpf_take(data, size, head, t, off);
+
+	res.st = k.st;
+	res.s = k.s;
+	res.t = t;
+	res.off = off;
+	if (k.st == RP_OK) {
+		const uint64_t s = k.s.size;
+		res.t = rp_pos_add(t, s);
+		res.off = rp_off_after(size, t, off, s, res.t);
+	}
+	return res;
+}
+
+/* Store descriptor n, field by field.  The frame (descriptors 0 .. n - 1
+ * unchanged) is proved here, where the context is small, so the loop
+ * takes it as a fact rather than proving it past its invariants. */
+/*@ requires \valid(out + n);
+    assigns out[n];
+    ensures put_new: out[n].pos == s.pos && out[n].size == s.size &&
+            out[n].raw_size == s.raw_size &&
+            out[n].data.p0 == s.data.p0 && out[n].data.n0 == s.data.n0 &&
+            out[n].data.p1 == s.data.p1 && out[n].data.n1 == s.data.n1;
+    ensures put_kept: \forall integer k; 0 <= k < n ==>
+            out[k].pos == \old(out[k].pos) && out[k].size == \old(out[k].size) &&
+            out[k].raw_size == \old(out[k].raw_size) &&
+            out[k].data.p0 == \old(out[k].data.p0) && out[k].data.n0 == \old(out[k].data.n0) &&
+            out[k].data.p1 == \old(out[k].data.p1) && out[k].data.n1 == \old(out[k].data.n1);
+*/
+static RP_HOT void rp_bpf_put(rp_bpf_sample *out, uint32_t n, rp_bpf_sample s)
+{
+	out[n].pos = s.pos;
+	out[n].size = s.size;
+	out[n].raw_size = s.raw_size;
+	out[n].data.p0 = s.data.p0;
+	out[n].data.n0 = s.data.n0;
+	out[n].data.p1 = s.data.p1;
+	out[n].data.n1 = s.data.n1;
+}
+
+/* The fused batch loop: rp_ring_drain_loop's, with one descriptor per
+ * record stored by rp_bpf_put and *tail moved once the step succeeded. */
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires \valid(tail);
+    requires \valid(out + (0 .. max - 1));
+    requires \separated(out + (0 .. max - 1), tail);
+    requires \separated(tail, data + (0 .. size - 1));
+    requires \separated(out + (0 .. max - 1), data + (0 .. size - 1));
+    assigns *tail, out[0 .. max - 1];
+    ensures \result.n <= max;
+    ensures 16 * \result.n <= rp_dist(*tail, \old(*tail));
+    ensures rp_dist(head, *tail) + rp_dist(*tail, \old(*tail)) == rp_dist(head, \old(*tail));
+    ensures \result.n == 0 ==> *tail == \old(*tail);
+    ensures \result.n > 0 ==> out[0].pos == \old(*tail);
+    ensures chain: \forall integer k; 0 <= k < \result.n - 1 ==>
+              rp_pos_next(out[k].pos, out[k].size, out[k + 1].pos);
+    ensures last: \result.n > 0 ==> rp_dist(*tail, out[\result.n - 1].pos) == out[\result.n - 1].size;
+    ensures s_hdr: rp_bpf_hdrs_ok(data, size, out, \result.n);
+    ensures s_len: rp_bpf_lens_ok(out, \result.n);
+    ensures s_geom: \forall integer k; 0 <= k < \result.n ==>
+              rp_payload_in_ring(data, size, rp_off(out[k].pos, size), out[k].data);
+    ensures \result.st == RP_EMPTY ==> *tail == head;
+    ensures \result.st == RP_MORE ==> \result.n == max && *tail != head;
+    ensures other: \result.st == RP_OTHER ==>
+              rp_frame_ok(data, size, head, *tail) &&
+              !rp_is_bpf_output_at(data, size, rp_off(*tail, size));
+    ensures \result.st == RP_EMPTY || \result.st == RP_MORE || \result.st == RP_OTHER ||
+            \result.st < 0;
+*/
+static rp_drain_run rp_bpf_drain_loop(const uint8_t *data, uint64_t size, uint64_t head,
+                                      uint64_t *tail, rp_bpf_sample *out, uint32_t max)
+{
+	uint64_t off = rp_pos_off(*tail, size);
+	uint32_t n = 0;
+	rp_status st = RP_EMPTY;
+
+	/*@ loop invariant 0 <= n <= max;
+	    loop invariant st == RP_EMPTY;
+	    loop invariant off == rp_off(*tail, size);
+	    loop invariant 16 * n <= rp_dist(*tail, \at(*tail, Pre));
+	    loop invariant rp_dist(head, *tail) + rp_dist(*tail, \at(*tail, Pre)) ==
+	                   rp_dist(head, \at(*tail, Pre));
+	    loop invariant first: n == 0 ==> *tail == \at(*tail, Pre);
+	    loop invariant n > 0 ==> out[0].pos == \at(*tail, Pre);
+	    loop invariant last: n > 0 ==> rp_dist(*tail, out[n - 1].pos) == out[n - 1].size;
+	    loop invariant chain: \forall integer k; 0 <= k < n - 1 ==>
+	                     rp_pos_next(out[k].pos, out[k].size, out[k + 1].pos);
+	    loop invariant s_hdr: rp_bpf_hdrs_ok(data, size, out, n);
+	    loop invariant s_len: rp_bpf_lens_ok(out, n);
+	    loop invariant s_geom: \forall integer k; 0 <= k < n ==>
+	                     rp_payload_in_ring(data, size, rp_off(out[k].pos, size), out[k].data);
+	    loop assigns n, st, off, *tail, out[0 .. max - 1];
+	    loop variant max - n;
+	*/
+	while (n < max) {
+		const rp_bpf_stepped r = rp_bpf_step(data, size, head, *tail, off);
+		st = r.st;
+		if (st != RP_OK)
+			break;
+		rp_bpf_put(out, n, r.s);
+		//@ assert link: n > 0 ==> rp_pos_next(out[n - 1].pos, out[n - 1].size, out[n].pos);
+		*tail = r.t;
+		off = r.off;
+		n++;
+		st = RP_EMPTY;
+	}
+	if (st == RP_EMPTY && *tail != head)
+		st = RP_MORE;
+
+	rp_drain_run res;
+	res.st = st;
+	res.n = n;
+	return res;
+}
+
+rp_status rp_ring_drain_bpf_output(const rp_ring *ring, uint64_t head, uint64_t *tail,
+                                   rp_bpf_sample *out, uint32_t max, uint32_t *count)
+{
+	const rp_drain_run run = rp_bpf_drain_loop(ring->data, ring->size, head, tail, out, max);
+
+	*count = run.n;
+	return run.st;
+}

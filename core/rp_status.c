@@ -9,6 +9,7 @@ const char *rp_status_text(int code)
 	case RP_EMPTY: return "ring empty";
 	case RP_MORE: return "batch full, more records remain";
 	case RP_BUSY: return "next record not yet committed by the producer";
+	case RP_OTHER: return "batch stopped before a record of another kind";
 	case RP_E_OVERRUN: return "corrupt ring: head is more than the ring size ahead of tail";
 	case RP_E_TAIL_ALIGN: return "corrupt ring: tail is not 8-byte aligned";
 	case RP_E_HDR_SHORT: return "corrupt record: header size below 8";

@@ -22,6 +22,8 @@ typedef enum rp_status {
 	RP_EMPTY = 1, /* tail == head: nothing to read */
 	RP_MORE = 2,  /* a batch stopped at its capacity; records remain */
 	RP_BUSY = 3,  /* the producer has not finished the next record yet */
+	RP_OTHER = 4, /* a typed batch stopped before a record of another kind:
+	               * read that one with rp_ring_next (rp_ring.h) */
 
 	/* perf ring framing: the ring is inconsistent at tail; nothing moved */
 	RP_E_OVERRUN = -1001,    /* head - tail > ring size */

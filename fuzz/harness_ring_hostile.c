@@ -8,6 +8,9 @@
  * span readers rp_span_get_u16/u32/u64 on a record's body (at its start and
  * its last bytes, which straddle the ring end when the body wraps), load only
  * their record's body, each byte at most once, and return what they loaded.
+ * The fused BPF-output batch (rp_ring_drain_bpf_output) on the same image:
+ * it loads each header once and each raw-size word once, nothing else, and
+ * its descriptors and stop status follow from the bytes it loaded.
  * Image format: fuzz/fz_util.h; the bytes after the header feed the stream. */
 #include <inttypes.h>
 #include <string.h>
@@ -195,6 +198,69 @@ static void check_span_reads(const rp_record *r)
 	}
 }
 
+/* The status the fused batch gives for the record at t, from the loaded
+ * bytes (RP_OK: a BPF-output sample, *raw its raw size); marks the bytes it
+ * may load in allowed[]. */
+static uint8_t allowed[MAX_RING];
+
+static int expected_fused(uint64_t head, uint64_t t, uint32_t *raw)
+{
+	const uint64_t avail = fz_dist(head, t), off = t % hs.size, bo = (off + 8u) % hs.size;
+	if (t % 8u == 0 && avail >= 8u && avail <= hs.size)
+		memset(allowed + off, 1, 8); /* the header is loaded */
+	int st = expected_stop(head, t);
+	if (st != RP_OK)
+		return st;
+	uint8_t h[8], b[4];
+	logged_header(NULL, off, h);
+	const uint16_t sz = fz_le16(h + 6);
+	if (fz_le32(h) != RP_RECORD_SAMPLE || sz < 16)
+		return RP_OTHER;
+	memset(allowed + bo, 1, 4);
+	for (int i = 0; i < 4; i++) {
+		FZ_CHECK(hs.count[bo + i] == 1, "fused batch: raw size byte %d loaded %u times", i, hs.count[bo + i]);
+		b[i] = hs.value[bo + i];
+	}
+	*raw = fz_le32(b);
+	return (uint64_t)*raw + 12u <= sz ? RP_OK : RP_OTHER;
+}
+
+static void check_fused(const rp_ring *ring, const fz_image *img)
+{
+	rp_bpf_sample out[FZ_MAX_BATCH];
+	uint64_t tail = img->tail;
+	for (uint32_t call = 0; call < 4096u; call++) {
+		const uint32_t max = fz_batch_max(img->max_sel, call + 3u);
+		uint32_t count = 0, raw = 0;
+		uint64_t t = tail;
+		reset_log();
+		memset(allowed, 0, img->size);
+		const rp_status st = rp_ring_drain_bpf_output(ring, img->head, &tail, out, max, &count);
+		for (uint32_t k = 0; k < count; k++) {
+			FZ_CHECK(out[k].pos == t && expected_fused(img->head, t, &raw) == RP_OK,
+			         "fused batch: descriptor %u at %" PRIu64 " is not a BPF output by its loaded bytes", k, t);
+			FZ_CHECK(out[k].raw_size == raw && (uint64_t)out[k].data.n0 + out[k].data.n1 == raw,
+			         "fused batch: payload length");
+			uint8_t h[8];
+			logged_header(NULL, t % hs.size, h);
+			FZ_CHECK(out[k].size == fz_le16(h + 6), "fused batch: record size is not the loaded one");
+			t += fz_le16(h + 6);
+		}
+		FZ_CHECK(tail == t, "fused batch: tail %" PRIu64 ", records end at %" PRIu64, tail, t);
+		if (st == RP_MORE)
+			FZ_CHECK(count == max && t != img->head, "fused batch: RP_MORE");
+		else
+			FZ_CHECK(expected_fused(img->head, t, &raw) == (int)st, "fused batch: stop %d", (int)st);
+		for (uint32_t i = 0; i < hs.ntouched; i++)
+			FZ_CHECK(allowed[hs.touched[i]] && hs.count[hs.touched[i]] == 1,
+			         "fused batch loaded offset %u %u times (not once, in a header or raw size)",
+			         hs.touched[i], hs.count[hs.touched[i]]);
+		if (st != RP_MORE)
+			break;
+	}
+	reset_log();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fz_image img;
@@ -244,6 +310,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (st != RP_MORE)
 			break;
 	}
+	check_fused(&ring, &img);
 	reset_log();
 	fz_image_free(&img);
 	return 0;

@@ -1,4 +1,6 @@
-# Real-kernel integration tests of adapters/linux (tests/integration).
+# Real-kernel integration tests of adapters/linux (tests/integration), with
+# the adapter tests that need no kernel (test_samples.c: the sample drain on
+# a perf ring in memory).
 #   make itest                        build the test binary and its BPF program
 #   make suite-integration            all tests, TAP
 #   make suite-integration-valgrind   the same binary under valgrind (quick mode)
@@ -6,8 +8,12 @@
 # (the suite-* targets are rows of mk/suites.mk)
 ITEST_DIR   = $(BUILD)/itest
 ITEST_BIN   = $(ITEST_DIR)/rp_itest
-ITEST_SRCS  = $(addprefix tests/integration/,main.c itest.c test_perf.c test_ring.c test_buffer.c)
+ITEST_SRCS  = $(addprefix tests/integration/,main.c itest.c test_perf.c test_ring.c test_buffer.c \
+                                               test_samples.c)
 ITEST_OBJS  = $(patsubst tests/integration/%.c,$(ITEST_DIR)/%.o,$(ITEST_SRCS))
+# The in-memory ring tests (test_samples.c) write records with the unit
+# tests' ring builder (its rule is in mk/unit.mk).
+ITEST_HELPERS = $(BUILD)/unit/ring_builder.o
 ITEST_BPF   = $(BPF_DIR)/itest_emit.bpf.o
 ITEST_ENV   = RP_ITEST_BPF=$(ITEST_BPF)
 # integration-valgrind: no leak, no invalid access (RP_ITEST_QUICK keeps it short).
@@ -27,7 +33,7 @@ $(ITEST_DIR)/%.o: tests/integration/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
-$(ITEST_BIN): $(ITEST_OBJS) $(BUILD)/lib/libringproof.a
-	$(CC) $(ALL_CFLAGS) -o $@ $(ITEST_OBJS) $(BUILD)/lib/libringproof.a $(LIBBPF_LIBS) -pthread
+$(ITEST_BIN): $(ITEST_OBJS) $(ITEST_HELPERS) $(BUILD)/lib/libringproof.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(ITEST_OBJS) $(ITEST_HELPERS) $(BUILD)/lib/libringproof.a $(LIBBPF_LIBS) -pthread
 
 -include $(ITEST_OBJS:.o=.d)

@@ -29,6 +29,7 @@ struct rp_perf_buffer {
 	rp_perf_sample_fn sample_fn;
 	rp_perf_lost_fn lost_fn;
 	rp_perf_buffer_batch_fn batch_fn;
+	rp_perf_buffer_samples_fn samples_fn;
 	void *ctx;
 	int *left_out;     /* online CPUs without a map entry */
 	uint32_t nleft_out;
@@ -90,6 +91,19 @@ static int on_batch(void *p, const rp_record *recs, uint32_t n)
 {
 	drain_ctx *dc = p;
 	int r = dc->pb->batch_fn(dc->pb->ctx, dc->cr->cpu, recs, n);
+
+	dc->calls += n;
+	if (r)
+		dc->stopped = true;
+	return r;
+}
+
+/* Sample batches; the records between them (LOST and the rest) go to
+ * on_record, which reports them as payload mode does. */
+static int on_samples(void *p, const rp_bpf_sample *s, uint32_t n)
+{
+	drain_ctx *dc = p;
+	int r = dc->pb->samples_fn(dc->pb->ctx, dc->cr->cpu, s, n);
 
 	dc->calls += n;
 	if (r)
@@ -177,6 +191,7 @@ typedef struct buffer_fns {
 	rp_perf_sample_fn sample;
 	rp_perf_lost_fn lost;
 	rp_perf_buffer_batch_fn batch;
+	rp_perf_buffer_samples_fn samples;
 	void *ctx;
 } buffer_fns;
 
@@ -237,6 +252,7 @@ static int buffer_new(int map_fd, bool own_map_fd, const struct perf_event_attr 
 	pb->sample_fn = fns->sample;
 	pb->lost_fn = fns->lost;
 	pb->batch_fn = fns->batch;
+	pb->samples_fn = fns->samples;
 	pb->ctx = fns->ctx;
 	pb->epoll_fd = -1;
 	for (i = 0; i < ncand; i++) {
@@ -307,7 +323,7 @@ static int output_new(int map_fd, bool own_map_fd, const rp_perf_buffer_opts *op
 int rp_perf_buffer_new(int map_fd, const rp_perf_buffer_opts *opts,
                        rp_perf_record_fn fn, void *ctx, rp_perf_buffer **out)
 {
-	const buffer_fns fns = { fn, NULL, NULL, NULL, ctx };
+	const buffer_fns fns = { fn, NULL, NULL, NULL, NULL, ctx };
 
 	if (!fn) {
 		if (out)
@@ -321,7 +337,7 @@ int rp_perf_buffer_new_payload(int map_fd, const rp_perf_buffer_opts *opts,
                                rp_perf_sample_fn sample, rp_perf_lost_fn lost,
                                void *ctx, rp_perf_buffer **out)
 {
-	const buffer_fns fns = { NULL, sample, lost, NULL, ctx };
+	const buffer_fns fns = { NULL, sample, lost, NULL, NULL, ctx };
 
 	return output_new(map_fd, false, opts, &fns, out);
 }
@@ -330,9 +346,23 @@ int rp_perf_buffer_new_batch(int map_fd, const rp_perf_buffer_opts *opts,
                              rp_perf_buffer_batch_fn fn, void *ctx,
                              rp_perf_buffer **out)
 {
-	const buffer_fns fns = { NULL, NULL, NULL, fn, ctx };
+	const buffer_fns fns = { NULL, NULL, NULL, fn, NULL, ctx };
 
 	if (!fn) {
+		if (out)
+			*out = NULL;
+		return -EINVAL;
+	}
+	return output_new(map_fd, false, opts, &fns, out);
+}
+
+int rp_perf_buffer_new_samples(int map_fd, const rp_perf_buffer_opts *opts,
+                               rp_perf_buffer_samples_fn samples, rp_perf_lost_fn lost,
+                               void *ctx, rp_perf_buffer **out)
+{
+	const buffer_fns fns = { NULL, NULL, lost, NULL, samples, ctx };
+
+	if (!samples) {
 		if (out)
 			*out = NULL;
 		return -EINVAL;
@@ -344,7 +374,7 @@ int rp_perf_buffer_new_pinned(const char *path, const rp_perf_buffer_opts *opts,
                               rp_perf_record_fn fn, void *ctx,
                               rp_perf_buffer **out)
 {
-	const buffer_fns fns = { fn, NULL, NULL, NULL, ctx };
+	const buffer_fns fns = { fn, NULL, NULL, NULL, NULL, ctx };
 	int fd;
 
 	if (out)
@@ -361,7 +391,7 @@ int rp_perf_buffer_new_raw(int map_fd, const struct perf_event_attr *attr,
                            const rp_perf_buffer_raw_opts *opts,
                            rp_perf_record_fn fn, void *ctx, rp_perf_buffer **out)
 {
-	const buffer_fns fns = { fn, NULL, NULL, NULL, ctx };
+	const buffer_fns fns = { fn, NULL, NULL, NULL, NULL, ctx };
 	rp_perf_buffer_raw_opts o = { 0 };
 	struct perf_event_attr a;
 
@@ -394,6 +424,8 @@ static int consume_ring(rp_perf_buffer *pb, uint32_t idx, drain_ctx *dc)
 	dc->stopped = false;
 	if (pb->batch_fn)
 		return rp_perf_ring_drain_batch(&cr->ring, on_batch, dc, 0);
+	if (pb->samples_fn)
+		return rp_perf_ring_drain_samples(&cr->ring, on_samples, on_record, dc, 0);
 	return rp_perf_ring_drain(&cr->ring, on_record, dc, 0);
 }
 

@@ -9,7 +9,7 @@
  *
  * Drain results (poll, consume, consume_ring):
  *   >= 0  callbacks made (records in record mode, samples + LOST reports in
- *         payload mode, records in batch mode);
+ *         payload and samples mode, records in batch mode);
  *   < 0   a callback's own negative return (the drain stops there, as
  *         libbpf's perf_buffer__poll does), or -errno from epoll, or, after
  *         every other ring was drained, the RP_E_* status of the first
@@ -52,6 +52,13 @@ typedef int (*rp_perf_lost_fn)(void *ctx, int cpu, uint64_t lost);
  * rp_perf_record_fn; a non-zero return consumes the whole batch. */
 typedef int (*rp_perf_buffer_batch_fn)(void *ctx, int cpu, const rp_record *recs,
                                        uint32_t n);
+/* Sample batch delivery: s[0 .. n - 1] (1 <= n <= RP_PERF_BATCH), the
+ * consecutive BPF-output samples of one CPU's ring in ring order, one call
+ * per batch (rp_perf_samples_fn: payload spans of raw_size bytes, padding
+ * included).  Return values as rp_perf_record_fn; a non-zero return
+ * consumes the whole batch. */
+typedef int (*rp_perf_buffer_samples_fn)(void *ctx, int cpu, const rp_bpf_sample *s,
+                                         uint32_t n);
 
 /* Open the set on map_fd (not owned; it must stay open until free).
  * RP_E_MAP_TYPE if the map is not a PERF_EVENT_ARRAY, RP_E_MAP_SMALL if no
@@ -71,6 +78,14 @@ int rp_perf_buffer_new_payload(int map_fd, const rp_perf_buffer_opts *opts,
 int rp_perf_buffer_new_batch(int map_fd, const rp_perf_buffer_opts *opts,
                              rp_perf_buffer_batch_fn fn, void *ctx,
                              rp_perf_buffer **out);
+/* Payload mode in batches, on the core's fused BPF-output walk
+ * (rp_perf_ring_drain_samples): BPF-output samples to `samples` one batch
+ * per call (required: -EINVAL if NULL), each LOST between them to `lost`
+ * (may be NULL), in ring order; records that are neither are counted in
+ * rp_perf_stats.malformed and skipped, as in payload mode. */
+int rp_perf_buffer_new_samples(int map_fd, const rp_perf_buffer_opts *opts,
+                               rp_perf_buffer_samples_fn samples, rp_perf_lost_fn lost,
+                               void *ctx, rp_perf_buffer **out);
 /* The same on a pinned map (bpf_obj_get); the set owns and closes that map fd. */
 int rp_perf_buffer_new_pinned(const char *path, const rp_perf_buffer_opts *opts,
                               rp_perf_record_fn fn, void *ctx,

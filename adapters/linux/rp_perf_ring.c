@@ -96,6 +96,14 @@ void rp_perf_ring_commit(rp_perf_ring *ring)
 	__atomic_store_n(&ctl(ring)->data_tail, ring->tail, __ATOMIC_RELEASE);
 }
 
+/* Count n consumed records of bytes bytes (headers included). */
+static void stats_count(rp_perf_stats *stats, uint32_t n, uint64_t bytes)
+{
+	stats->records += n;
+	rp_sat_add(&stats->record_bytes, bytes);
+	rp_sat_add(&stats->payload_bytes, bytes - 8u * (uint64_t)n);
+}
+
 void rp_perf_stats_add(rp_perf_stats *stats, const rp_record *recs, uint32_t n)
 {
 	uint64_t bytes = 0;
@@ -111,9 +119,18 @@ void rp_perf_stats_add(rp_perf_stats *stats, const rp_record *recs, uint32_t n)
 			}
 		}
 	}
-	stats->records += n;
-	rp_sat_add(&stats->record_bytes, bytes);
-	rp_sat_add(&stats->payload_bytes, bytes - 8u * (uint64_t)n);
+	stats_count(stats, n, bytes);
+}
+
+/* The same for a batch of BPF-output samples (never LOST). */
+static void stats_add_samples(rp_perf_stats *stats, const rp_bpf_sample *s, uint32_t n)
+{
+	uint64_t bytes = 0;
+	uint32_t k;
+
+	for (k = 0; k < n; k++)
+		bytes += s[k].size;
+	stats_count(stats, n, bytes);
 }
 
 /* data_head is what the kernel can have written: 8-aligned and at most the
@@ -183,19 +200,19 @@ static bool load_head(rp_perf_ring *ring, uint64_t *head)
 	return true;
 }
 
-/* The walk reached the status the core stopped at: 1 if it may go on
- * (RP_MORE), 0 if it ended (caught up, or resynced past a corruption), or
- * a negative strict status.  A corruption is counted here, so only once
- * the records before it are consumed. */
+/* The core stopped a walk at ring->tail with st.  Returns 1 if the walk
+ * may go on (records remain: RP_MORE, or RP_OTHER before a record of
+ * another kind), 0 if it ended (caught up or resynced), or a negative
+ * strict status. */
 static int walk_on(rp_perf_ring *ring, uint64_t head, rp_status st)
 {
 	if (st >= 0)
-		return st == RP_MORE;
+		return st == RP_MORE || st == RP_OTHER;
 	return corrupt(ring, head, st);
 }
 
-/* One batch at ring->tail: up to want records into recs, then walk_on
- * (a negative strict status comes after the *count good records). */
+/* One batch at ring->tail: up to want records into recs.  Returns as
+ * walk_on (a negative strict status comes after the *count good records). */
 static int next_batch(rp_perf_ring *ring, uint64_t head, rp_record *recs,
                       uint32_t want, uint32_t *count)
 {
@@ -227,29 +244,84 @@ static int clamp_count(uint64_t n)
 	return n > 0x7fffffff ? 0x7fffffff : (int)n;
 }
 
+/* One drain from start to publication, shared by every delivery mode:
+ * the head it walks to, its budget, what it consumed, what it returns. */
+typedef struct drain_run {
+	rp_perf_ring *ring;
+	uint64_t head;
+	uint32_t max_records; /* 0: no limit */
+	uint64_t delivered;
+	int result;           /* a callback's or a strict ring's status */
+} drain_run;
+
+/* Check the arguments and load data_head.  Returns 1 to walk, 0 if there
+ * is nothing to walk (the drain returns 0 and publishes nothing), or the
+ * negative value the drain returns. */
+static int drain_start(drain_run *d, rp_perf_ring *ring, bool have_fn, uint32_t max_records)
+{
+	d->ring = ring;
+	d->head = 0;
+	d->max_records = max_records;
+	d->delivered = 0;
+	d->result = 0;
+	if (!ring || !ring->base || !have_fn || (ring->flags & RP_PERF_OVERWRITE))
+		return -EINVAL;
+	if (ring->error)
+		return ring->error;
+	return load_head(ring, &d->head) ? 1 : 0;
+}
+
+/* Records the next batch may take within max_records. */
+static uint32_t drain_want(const drain_run *d)
+{
+	uint32_t want = RP_PERF_BATCH;
+
+	if (d->max_records && d->max_records - d->delivered < want)
+		want = (uint32_t)(d->max_records - d->delivered);
+	return want;
+}
+
+/* n more records consumed; r is the callback's return, more the walk's
+ * state (walk_on).  True if the drain stops here. */
+static bool drain_step(drain_run *d, uint32_t n, int r, int more)
+{
+	d->delivered += n;
+	if (r) {
+		d->result = r < 0 ? r : 0;
+		return true;
+	}
+	if (more < 0) {
+		d->ring->error = more;
+		d->result = more;
+		return true;
+	}
+	return more == 0 || (d->max_records && d->delivered >= d->max_records);
+}
+
+/* Publish the tail once, after every callback is done with the bytes. */
+static int drain_finish(const drain_run *d)
+{
+	rp_perf_ring_commit(d->ring);
+	return d->result ? d->result : clamp_count(d->delivered);
+}
+
 /* Shared by the per-record and the per-batch drain: exactly one of fn and
  * bfn is set. */
 static int drain(rp_perf_ring *ring, rp_perf_ring_fn fn, rp_perf_batch_fn bfn,
                  void *ctx, uint32_t max_records)
 {
 	rp_record batch[RP_PERF_BATCH];
-	uint64_t head, delivered = 0;
-	int result = 0, more = 1;
+	drain_run d;
+	int go = drain_start(&d, ring, fn || bfn, max_records);
 
-	if (!ring || !ring->base || (!fn && !bfn) || (ring->flags & RP_PERF_OVERWRITE))
-		return -EINVAL;
-	if (ring->error)
-		return ring->error;
-	if (!load_head(ring, &head))
-		return 0;
-	while (more > 0) {
-		uint32_t want = RP_PERF_BATCH, count = 0, used, k;
+	if (go <= 0)
+		return go;
+	for (;;) {
+		uint32_t count = 0, used, k;
 		int r = 0;
-		rp_status st;
+		const rp_status st = rp_ring_drain(&ring->data, d.head, &ring->tail, batch,
+		                                   drain_want(&d), &count);
 
-		if (max_records && max_records - delivered < want)
-			want = (uint32_t)(max_records - delivered);
-		st = rp_ring_drain(&ring->data, head, &ring->tail, batch, want, &count);
 		used = count;
 		if (count && bfn) {
 			r = bfn(ctx, batch, count);
@@ -260,28 +332,19 @@ static int drain(rp_perf_ring *ring, rp_perf_ring_fn fn, rp_perf_batch_fn bfn,
 		}
 		if (used < count) {
 			/* consumed up to and including the stopping record; the
-			 * rest is seen again */
+			 * rest (and any corruption after it) is seen again */
 			ring->tail = batch[used - 1].pos + batch[used - 1].size;
+			ring->bad_head_seen = 0;
 		}
 		rp_perf_stats_add(&ring->stats, batch, used);
-		delivered += used;
-		if (r) {
-			/* a corruption after the batch is left to the next drain,
-			 * which reaches it and counts it once */
-			result = r < 0 ? r : 0;
-			break;
-		}
-		more = walk_on(ring, head, st);
-		if (more < 0) {
-			ring->error = more;
-			result = more;
-			break;
-		}
-		if (max_records && delivered >= max_records)
+		/* A corruption after the batch counts (and resyncs, or stops a
+		 * strict ring) only once the callbacks consumed every record
+		 * before it; a callback that stops the drain leaves it to the
+		 * next drain, which then counts it once. */
+		if (drain_step(&d, used, r, r ? 1 : walk_on(ring, d.head, st)))
 			break;
 	}
-	rp_perf_ring_commit(ring);
-	return result ? result : clamp_count(delivered);
+	return drain_finish(&d);
 }
 
 int rp_perf_ring_drain(rp_perf_ring *ring, rp_perf_ring_fn fn, void *ctx,
@@ -294,4 +357,62 @@ int rp_perf_ring_drain_batch(rp_perf_ring *ring, rp_perf_batch_fn fn, void *ctx,
                              uint32_t max_records)
 {
 	return drain(ring, NULL, fn, ctx, max_records);
+}
+
+/* The record at ring->tail that stopped a sample batch (RP_OTHER): read it
+ * with rp_ring_next and hand it to other or, other NULL, skip it as the
+ * payload APIs do (a LOST is counted by the stats like any other, anything
+ * else in stats.malformed).  *n is the records consumed (0 or 1), *r the
+ * callback's return; returns the walk's state as walk_on. */
+static int other_record(rp_perf_ring *ring, uint64_t head, rp_perf_ring_fn other,
+                        void *ctx, uint32_t *n, int *r)
+{
+	rp_record rec;
+	rp_lost l;
+	const rp_status st = rp_ring_next(&ring->data, head, &ring->tail, &rec);
+
+	*n = 0;
+	*r = 0;
+	if (st != RP_OK) /* framed well a moment ago: a writer raced us */
+		return walk_on(ring, head, st);
+	if (other)
+		*r = other(ctx, &rec);
+	else if (rec.type != RP_RECORD_LOST || rp_lost_view(&rec, &l) != RP_OK)
+		ring->stats.malformed++;
+	rp_perf_stats_add(&ring->stats, &rec, 1);
+	*n = 1;
+	return 1;
+}
+
+int rp_perf_ring_drain_samples(rp_perf_ring *ring, rp_perf_samples_fn fn,
+                               rp_perf_ring_fn other, void *ctx, uint32_t max_records)
+{
+	rp_bpf_sample batch[RP_PERF_BATCH];
+	drain_run d;
+	int go = drain_start(&d, ring, fn != NULL, max_records);
+
+	if (go <= 0)
+		return go;
+	for (;;) {
+		uint32_t count = 0;
+		int r = 0;
+		const rp_status st = rp_ring_drain_bpf_output(&ring->data, d.head, &ring->tail,
+		                                              batch, drain_want(&d), &count);
+		int more;
+
+		/* the good samples before a corruption are delivered first; the
+		 * corruption counts only once they are consumed (as in drain) */
+		if (count)
+			r = fn(ctx, batch, count);
+		stats_add_samples(&ring->stats, batch, count);
+		more = r ? 1 : walk_on(ring, d.head, st);
+		if (drain_step(&d, count, r, more))
+			break;
+		if (st == RP_OTHER) {
+			more = other_record(ring, d.head, other, ctx, &count, &r);
+			if (drain_step(&d, count, r, more))
+				break;
+		}
+	}
+	return drain_finish(&d);
 }

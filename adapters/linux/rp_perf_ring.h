@@ -116,6 +116,31 @@ int rp_perf_ring_drain(rp_perf_ring *ring, rp_perf_ring_fn fn, void *ctx,
 int rp_perf_ring_drain_batch(rp_perf_ring *ring, rp_perf_batch_fn fn, void *ctx,
                              uint32_t max_records);
 
+/* Sample batch delivery: called once per batch with s[0 .. n - 1]
+ * (1 <= n <= RP_PERF_BATCH), consecutive BPF-output samples in ring order:
+ * rp_bpf_sample (rp_ring.h) gives the payload as a span of raw_size bytes,
+ * the kernel's padding included (stale bytes).  Return values as
+ * rp_perf_ring_fn; a non-zero return consumes the whole batch.  Borrowed:
+ * the array and the payloads are valid only during the call. */
+typedef int (*rp_perf_samples_fn)(void *ctx, const rp_bpf_sample *s, uint32_t n);
+
+/* Payload batch drain of a ring of BPF-output events, on the core's fused
+ * walk (rp_ring_drain_bpf_output: one header load and one raw-size load per
+ * record, each descriptor written once).  Samples go to fn in batches of up
+ * to RP_PERF_BATCH.  Every other record (LOST, another type, a SAMPLE that
+ * rp_bpf_output_view refuses) ends the batch before it and goes alone to
+ * other, in ring order; with other NULL it is skipped and counted as the
+ * payload APIs count it (a LOST in stats.lost / lost_records, anything
+ * else in stats.malformed).  Returns the number of records consumed
+ * (samples, plus records handed to other or skipped: what stats.records
+ * grows by), which max_records bounds; otherwise as
+ * rp_perf_ring_drain_batch: -EINVAL (ring, fn NULL), a callback's negative
+ * return, the same corruption policy and strict mode, the tail published
+ * once.  Samples before a corrupt record are delivered before the policy
+ * applies. */
+int rp_perf_ring_drain_samples(rp_perf_ring *ring, rp_perf_samples_fn fn,
+                               rp_perf_ring_fn other, void *ctx, uint32_t max_records);
+
 /* Resynchronise a ring on request: move tail to the current data_head if
  * it is 8-aligned (even one more than the ring size ahead: the caller
  * decided), keep it otherwise (as the default policy), clear ring.error and

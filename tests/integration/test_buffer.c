@@ -35,6 +35,7 @@ typedef struct round_trip {
 	uint32_t nexp[MAX_CPU_IDS];
 	uint32_t got[MAX_CPU_IDS];
 	uint64_t wrapped, lost, bad;
+	uint64_t calls; /* sample batches (samples mode) */
 	char why[200];
 	uint8_t buf[ITEST_MAX_PAYLOAD + 8];
 } round_trip;
@@ -53,33 +54,34 @@ static int cpu_index(const round_trip *rt, int cpu)
 	return -1;
 }
 
-static int rt_sample(void *p, int cpu, const rp_bpf_output *out)
+/* One payload of raw_size bytes from cpu: the next expected event of that
+ * CPU, every byte. */
+static void rt_check(round_trip *rt, int cpu, uint32_t raw_size, rp_span data)
 {
-	round_trip *rt = p;
 	int ci = cpu_index(rt, cpu);
 	const expect *e;
 	uint32_t n;
 
 	if (ci < 0) {
 		rt_bad(rt, "sample from unknown cpu %llu%llu", (unsigned long long)cpu, 0);
-		return 0;
+		return;
 	}
 	if (rt->got[ci] >= rt->nexp[ci]) {
 		rt_bad(rt, "extra sample on cpu %llu after %llu", (unsigned long long)cpu,
 		       rt->got[ci]);
-		return 0;
+		return;
 	}
 	e = &rt->exp[ci][rt->got[ci]++];
-	if (out->data.n1)
+	if (data.n1)
 		rt->wrapped++;
-	if (out->raw_size != itest_raw_size(e->size)) {
-		rt_bad(rt, "event %llu: raw size %llu", e->k, out->raw_size);
-		return 0;
+	if (raw_size != itest_raw_size(e->size)) {
+		rt_bad(rt, "event %llu: raw size %llu", e->k, raw_size);
+		return;
 	}
-	n = rp_span_copy(out->data, rt->buf, sizeof(rt->buf));
-	if (n != out->raw_size) {
+	n = rp_span_copy(data, rt->buf, sizeof(rt->buf));
+	if (n != raw_size) {
 		rt_bad(rt, "event %llu: copied %llu", e->k, n);
-		return 0;
+		return;
 	}
 	for (uint32_t i = 0; i < e->size; i++) {
 		uint8_t want = itest_pattern(e->k, i);
@@ -87,8 +89,26 @@ static int rt_sample(void *p, int cpu, const rp_bpf_output *out)
 			want = (uint8_t)(e->k >> (8 * i)); /* the stamped seq */
 		if (rt->buf[i] != want) {
 			rt_bad(rt, "event %llu: byte %llu differs", e->k, i);
-			return 0;
+			return;
 		}
+	}
+}
+
+static int rt_sample(void *p, int cpu, const rp_bpf_output *out)
+{
+	rt_check(p, cpu, out->raw_size, out->data);
+	return 0;
+}
+
+static int rt_samples(void *p, int cpu, const rp_bpf_sample *s, uint32_t n)
+{
+	round_trip *rt = p;
+
+	rt->calls++;
+	for (uint32_t i = 0; i < n; i++) {
+		if (s[i].size != 12 + s[i].raw_size)
+			rt_bad(rt, "record of %llu bytes for raw size %llu", s[i].size, s[i].raw_size);
+		rt_check(rt, cpu, s[i].raw_size, s[i].data);
 	}
 	return 0;
 }
@@ -104,7 +124,9 @@ static int rt_lost(void *p, int cpu, uint64_t lost)
 static const uint32_t rt_sizes[] = { 0, 1, 3, 4, 7, 8, 11, 12, 19, 20, 64, 100, 255,
                                      1000, 2047, 2048, 3000, 3996, 3999, 4000 };
 
-void test_round_trip(itest *t)
+/* Every payload arrives once, in order, with its bytes: through payload
+ * mode (rp_perf_buffer_new_payload) or samples mode (_new_samples). */
+static void round_trip_case(itest *t, bool samples)
 {
 	itest_bpf b = { 0 };
 	struct itest_source *src = calloc(1, sizeof(*src));
@@ -125,7 +147,10 @@ void test_round_trip(itest *t)
 		rt->exp[i] = calloc(n, sizeof(expect));
 		CHECK(rt->exp[i], "calloc");
 	}
-	err = rp_perf_buffer_new_payload(b.events_fd, &opts, rt_sample, rt_lost, rt, &pb);
+	if (samples)
+		err = rp_perf_buffer_new_samples(b.events_fd, &opts, rt_samples, rt_lost, rt, &pb);
+	else
+		err = rp_perf_buffer_new_payload(b.events_fd, &opts, rt_sample, rt_lost, rt, &pb);
 	SKIP_IF_REFUSED(err, "perf_event_open");
 	CHECK(err == 0, "new: %s", rp_strerror(err));
 	CHECK(rp_perf_buffer_ring_count(pb) == rt->ncpu, "ring count");
@@ -170,8 +195,13 @@ void test_round_trip(itest *t)
 	CHECK(rt->wrapped > 0, "no payload wrapped the ring end");
 	CHECK(rp_perf_buffer_malformed(pb) == 0, "malformed");
 	CHECK(rp_perf_buffer_stats(pb, 100000, &(rp_perf_stats){ 0 }) == -ENOENT, "stats cpu");
+	CHECK(!samples || (rt->calls > 0 && rt->calls <= n), "%llu batch calls",
+	      (unsigned long long)rt->calls);
 	snprintf(t->msg, sizeof(t->msg), "%u events on %u CPUs exact, %llu wrapped the ring end",
 	         n, rt->ncpu, (unsigned long long)rt->wrapped);
+	if (samples)
+		snprintf(t->msg + strlen(t->msg), sizeof(t->msg) - strlen(t->msg),
+		         ", %llu batch calls", (unsigned long long)rt->calls);
 out:
 	rp_perf_buffer_free(pb);
 	itest_bpf_close(&b);
@@ -181,6 +211,16 @@ out:
 			free(rt->exp[i]);
 	free(rt);
 	free(src);
+}
+
+void test_round_trip(itest *t)
+{
+	round_trip_case(t, false);
+}
+
+void test_buffer_samples_round_trip(itest *t)
+{
+	round_trip_case(t, true);
 }
 
 /* ---- conservation under overload ---- */
@@ -926,5 +966,113 @@ void test_buffer_batch(itest *t)
 out:
 	rp_perf_buffer_free(pb);
 	itest_bpf_close(&b);
+	free(src);
+}
+
+/* ---- samples mode: LOST between sample batches ---- */
+
+typedef struct seq_log {
+	int cpu;
+	unsigned n, calls, bad;
+	char kind[128];   /* 'S' a sample, 'L' a LOST report */
+	uint64_t val[128]; /* the stamped seq, or the lost count */
+} seq_log;
+
+static int sl_samples(void *p, int cpu, const rp_bpf_sample *s, uint32_t n)
+{
+	seq_log *l = p;
+
+	l->calls++;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t seq = 0;
+		/* 16-byte payloads: raw 20, the seq in the first 8 bytes */
+		if (cpu != l->cpu || s[i].raw_size != itest_raw_size(16) ||
+		    s[i].data.n0 + s[i].data.n1 != s[i].raw_size || l->n >= 128) {
+			l->bad++;
+			continue;
+		}
+		for (uint32_t k = 0; k < 8; k++) {
+			const uint8_t byte = k < s[i].data.n0 ? s[i].data.p0[k]
+			                                      : s[i].data.p1[k - s[i].data.n0];
+			seq |= (uint64_t)byte << (8 * k);
+		}
+		l->kind[l->n] = 'S';
+		l->val[l->n++] = seq;
+	}
+	return 0;
+}
+
+static int sl_lost(void *p, int cpu, uint64_t lost)
+{
+	seq_log *l = p;
+
+	if (cpu != l->cpu || l->n >= 128) {
+		l->bad++;
+		return 0;
+	}
+	l->kind[l->n] = 'L';
+	l->val[l->n++] = lost;
+	return 0;
+}
+
+/* 100 samples (seq 0 .. 99), 3 dropped while paused (seq 100 .. 102), 2
+ * more (103, 104): the kernel's LOST record comes between them and goes to
+ * the lost callback in ring order; the samples in batches of 64 + 36, then
+ * 2; one call returns the 103 callbacks. */
+void test_buffer_samples_lost_in_order(itest *t)
+{
+	itest_bpf b = { 0 };
+	struct itest_source *src = calloc(1, sizeof(*src));
+	rp_perf_buffer *pb = NULL;
+	rp_perf_stats st;
+	seq_log l;
+	int ids[MAX_CPU_IDS];
+	uint32_t ncpu = 0;
+	int err, r;
+
+	memset(&l, 0, sizeof(l));
+	CHECK(src, "calloc");
+	err = itest_bpf_open(&b);
+	SKIP_IF_REFUSED(err, "bpf");
+	CHECK(err == 0, "load %s", rp_strerror(err));
+	CHECK(rp_online_cpus(ids, MAX_CPU_IDS, &ncpu) == 0, "cpus");
+	l.cpu = ids[0];
+	CHECK(itest_pin(l.cpu) == 0, "pin");
+	CHECK(rp_perf_buffer_new_samples(b.events_fd, NULL, NULL, sl_lost, &l, &pb) == -EINVAL &&
+	      pb == NULL, "samples NULL");
+	err = rp_perf_buffer_new_samples(b.events_fd, NULL, sl_samples, sl_lost, &l, &pb);
+	SKIP_IF_REFUSED(err, "perf_event_open");
+	CHECK(err == 0, "new: %s", rp_strerror(err));
+	CHECK(itest_emit(&b, src, 100, 16) == 0 && src->ok == 100, "emit 100: ok %llu",
+	      (unsigned long long)src->ok);
+	CHECK(rp_perf_buffer_pause(pb) == 0, "pause");
+	CHECK(itest_emit(&b, src, 3, 16) == 0 && src->enospc == 3, "emit while paused: enospc %llu",
+	      (unsigned long long)src->enospc);
+	CHECK(rp_perf_buffer_resume(pb) == 0, "resume");
+	CHECK(itest_emit(&b, src, 2, 16) == 0 && src->ok == 102, "emit 2: ok %llu",
+	      (unsigned long long)src->ok);
+	r = rp_perf_buffer_consume(pb);
+	CHECK(r == 103 && l.n == 103 && l.bad == 0, "consume %d: %u logged, %u bad", r, l.n, l.bad);
+	for (unsigned i = 0; i < 100; i++)
+		CHECK(l.kind[i] == 'S' && l.val[i] == i, "entry %u: %c %llu", i, l.kind[i],
+		      (unsigned long long)l.val[i]);
+	CHECK(l.kind[100] == 'L' && l.val[100] == 3, "entry 100: %c %llu", l.kind[100],
+	      (unsigned long long)l.val[100]);
+	CHECK(l.kind[101] == 'S' && l.val[101] == 103 && l.kind[102] == 'S' && l.val[102] == 104,
+	      "after the LOST: %c %llu, %c %llu", l.kind[101], (unsigned long long)l.val[101],
+	      l.kind[102], (unsigned long long)l.val[102]);
+	CHECK(l.calls == 3, "%u sample calls (64 + 36, then 2)", l.calls);
+	CHECK(rp_perf_buffer_stats(pb, l.cpu, &st) == 0 && st.records == 103 && st.lost == 3 &&
+	      st.lost_records == 1 && st.malformed == 0 && st.corrupt == 0 &&
+	      st.record_bytes == 102 * 32 + 24, /* LOST: header, id, count (no sample_id_all) */
+	      "stats: records %llu bytes %llu lost %llu/%llu malformed %llu",
+	      (unsigned long long)st.records, (unsigned long long)st.record_bytes,
+	      (unsigned long long)st.lost, (unsigned long long)st.lost_records,
+	      (unsigned long long)st.malformed);
+	CHECK(rp_perf_buffer_consume(pb) == 0, "drained twice");
+out:
+	rp_perf_buffer_free(pb);
+	itest_bpf_close(&b);
+	itest_unpin();
 	free(src);
 }

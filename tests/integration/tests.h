@@ -30,4 +30,11 @@ void test_ring_batch_and_callback_error(itest *t);
 void test_buffer_strict_no_starve(itest *t);
 void test_buffer_payload_counts(itest *t);
 void test_buffer_batch(itest *t);
+void test_buffer_samples_round_trip(itest *t);
+void test_buffer_samples_lost_in_order(itest *t);
+void test_samples_batches(itest *t);
+void test_samples_other_records(itest *t);
+void test_samples_corrupt(itest *t);
+void test_samples_callback_stops(itest *t);
+void test_samples_max_records(itest *t);
 #endif

@@ -1,0 +1,422 @@
+/* rp_ring_drain_bpf_output: the fused BPF-output batch.  Good records,
+ * wrapped payloads, every framing error with the state unchanged, records of
+ * other kinds (RP_OTHER, nothing dropped), batch limits, positions passing
+ * 2^64, and a differential test against rp_ring_drain + rp_bpf_output_view on
+ * random rings. */
+#include "unit.h"
+
+#define NS 6
+
+/* The payload of sample i: n bytes of a pattern seeded by i. */
+static const size_t sample_len[NS] = { 8, 0, 20, 4, 60, 13 };
+
+static uint64_t put_samples(const rb_ring *r, uint64_t start, uint64_t pos[NS + 1])
+{
+	uint8_t payload[64];
+	pos[0] = start;
+	for (int i = 0; i < NS; i++) {
+		rb_pattern(payload, sample_len[i], (uint8_t)(31 * i + 1));
+		pos[i + 1] = rb_put_bpf_output(r, pos[i], payload, sample_len[i], (uint8_t)(0xc0 + i));
+	}
+	return pos[NS];
+}
+
+/* out[k] is sample from + k: position, raw size, payload bytes, padding. */
+static void check_samples(const rb_ring *r, const rp_bpf_sample *out, const uint64_t pos[NS + 1],
+                          uint32_t from, uint32_t n)
+{
+	uint8_t want[64];
+	for (uint32_t k = 0; k < n; k++) {
+		const uint32_t i = from + k;
+		const uint32_t raw = (uint32_t)(pos[i + 1] - pos[i] - 12u);
+		assert_true(out[k].pos == pos[i]);
+		assert_int_equal(out[k].size, pos[i + 1] - pos[i]);
+		assert_int_equal(out[k].raw_size, raw);
+		assert_ptr_equal(out[k].data.p1, r->data);
+		assert_int_equal((uint64_t)out[k].data.n0 + out[k].data.n1, raw);
+		rb_pattern(want, sample_len[i], (uint8_t)(31 * i + 1));
+		memset(want + sample_len[i], 0xc0 + (int)i, raw - sample_len[i]);
+		assert_span_bytes(out[k].data, want, raw);
+	}
+}
+
+static void fill_canary(rp_bpf_sample *out, size_t n)
+{
+	memset(out, CANARY_BYTE, n * sizeof *out);
+}
+
+static void assert_canary(const rp_bpf_sample *out, size_t n)
+{
+	rp_bpf_sample c;
+	memset(&c, CANARY_BYTE, sizeof c);
+	for (size_t k = 0; k < n; k++)
+		assert_memory_equal(&out[k], &c, sizeof c);
+}
+
+/* Every start offset of a 256-byte ring: payloads wrap, headers end the ring. */
+static void batch_all_offsets(void **state)
+{
+	(void)state;
+	int wrapped = 0, header_at_end = 0;
+	for (uint64_t start = 1024; start < 1024 + 256; start += 8) {
+		rb_ring r = rb_new(256, 0x77);
+		uint64_t pos[NS + 1];
+		const uint64_t head = put_samples(&r, start, pos);
+		rp_ring g = ring_of(&r);
+		rp_bpf_sample out[NS + 2];
+		fill_canary(out, NS + 2);
+		uint64_t tail = start;
+		uint32_t count = 99;
+
+		assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, NS + 2, &count), RP_EMPTY);
+		assert_int_equal(count, NS);
+		assert_true(tail == head);
+		check_samples(&r, out, pos, 0, NS);
+		assert_canary(out + NS, 2);
+		for (int k = 0; k < NS; k++) {
+			wrapped += out[k].data.n1 > 0;
+			header_at_end += pos[k] % 256 == 248;
+		}
+		rb_free(&r);
+	}
+	assert_true(wrapped > 0 && header_at_end > 0);
+}
+
+static void batch_stops_at_max(void **state)
+{
+	(void)state;
+	rb_ring r = rb_new(256, 0);
+	uint64_t pos[NS + 1];
+	const uint64_t head = put_samples(&r, 200, pos);
+	rp_ring g = ring_of(&r);
+	rp_bpf_sample out[NS];
+	uint64_t tail = 200;
+	uint32_t count = 99;
+
+	fill_canary(out, NS);
+	assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, 4, &count), RP_MORE);
+	assert_int_equal(count, 4);
+	assert_true(tail == pos[4]);
+	check_samples(&r, out, pos, 0, 4);
+	assert_canary(out + 4, NS - 4);
+	/* the rest, exactly fitting: empty, not more */
+	assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, 2, &count), RP_EMPTY);
+	assert_int_equal(count, 2);
+	assert_true(tail == head);
+	check_samples(&r, out, pos, 4, 2);
+
+	/* max 0: more on a non-empty ring, empty on an empty one; nothing moves */
+	tail = 200;
+	fill_canary(out, 1);
+	assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, 0, &count), RP_MORE);
+	assert_int_equal(count, 0);
+	assert_true(tail == 200);
+	assert_canary(out, 1);
+	tail = head;
+	assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, 0, &count), RP_EMPTY);
+	assert_int_equal(count, 0);
+	assert_true(tail == head);
+	rb_free(&r);
+}
+
+/* Positions passing 2^64 (the carried offset divides again there). */
+static void batch_u64_wrap(void **state)
+{
+	(void)state;
+	for (uint64_t back = 8; back < 192; back += 8) { /* the samples take 192 bytes */
+		rb_ring r = rb_new(256, 0);
+		uint64_t pos[NS + 1];
+		const uint64_t start = UINT64_MAX - back + 1u;
+		const uint64_t head = put_samples(&r, start, pos);
+		assert_true(head < start);
+		rp_ring g = ring_of(&r);
+		rp_bpf_sample out[NS];
+		uint64_t tail = start;
+		uint32_t count = 99;
+
+		assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, NS, &count), RP_EMPTY);
+		assert_int_equal(count, NS);
+		assert_true(tail == head);
+		check_samples(&r, out, pos, 0, NS);
+		rb_free(&r);
+	}
+}
+
+/* A framing error after two good samples: the two, tail at the bad record,
+ * the error rp_ring_next gives there, and out[2 ..] untouched; the same error
+ * first: nothing written, tail unchanged. */
+static void expect_stop(const rb_ring *r, uint64_t head, uint64_t tail0, uint64_t stop_at,
+                        uint32_t want_count, rp_status want)
+{
+	rp_ring g = ring_of(r);
+	rp_bpf_sample out[NS + 1];
+	uint64_t tail = tail0;
+	uint32_t count = 99;
+
+	fill_canary(out, NS + 1);
+	assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, NS + 1, &count), want);
+	assert_int_equal(count, want_count);
+	assert_true(tail == stop_at);
+	assert_canary(out + want_count, NS + 1 - want_count);
+	if (want < 0)
+		assert_next_fails(r, head, stop_at, want);
+}
+
+static void batch_framing_errors(void **state)
+{
+	(void)state;
+	uint64_t pos[NS + 1];
+	struct { uint16_t size; rp_status st; } bad[] = {
+		{ 0, RP_E_HDR_SHORT }, { 4, RP_E_HDR_SHORT }, { 20, RP_E_HDR_ALIGN },
+		{ 240, RP_E_TRUNCATED },
+	};
+	for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+		rb_ring r = rb_new(256, 0);
+		const uint64_t head = put_samples(&r, 64, pos);
+		rb_put_header(&r, pos[2], RP_RECORD_SAMPLE, 0, bad[b].size);
+		expect_stop(&r, head, 64, pos[2], 2, bad[b].st);
+		expect_stop(&r, head, pos[2], pos[2], 0, bad[b].st);
+		rb_free(&r);
+	}
+	rb_ring r = rb_new(256, 0);
+	const uint64_t head = put_samples(&r, 64, pos);
+	/* truncated: head inside record 3; partial header: head 4 bytes past record 2 */
+	expect_stop(&r, pos[4] - 8, 64, pos[3], 3, RP_E_TRUNCATED);
+	expect_stop(&r, pos[2] + 4, 64, pos[2], 2, RP_E_TRUNCATED);
+	/* tail misaligned, head too far ahead */
+	expect_stop(&r, head, 68, 68, 0, RP_E_TAIL_ALIGN);
+	expect_stop(&r, 64 + 264, 64, 64, 0, RP_E_OVERRUN);
+	/* empty */
+	expect_stop(&r, head, head, head, 0, RP_EMPTY);
+	rb_free(&r);
+}
+
+/* Records of other kinds stop the batch before them with RP_OTHER: a LOST
+ * record, a SAMPLE with an empty body, with a body shorter than 4 + raw size
+ * (by one byte), and another type with a valid-looking raw size.  The caller
+ * reads that record with rp_ring_next and resumes; nothing is dropped. */
+static void batch_other_records(void **state)
+{
+	(void)state;
+	for (int kind = 0; kind < 4; kind++) {
+		rb_ring r = rb_new(256, 0);
+		uint8_t payload[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+		uint8_t body[24];
+		uint64_t p = 96;
+		p = rb_put_bpf_output(&r, p, payload, 8, 0);
+		const uint64_t other = p;
+		uint16_t other_size;
+		uint32_t other_type = RP_RECORD_SAMPLE;
+		switch (kind) {
+		case 0:
+			p = rb_put_lost(&r, p, 7, 9);
+			other_type = RP_RECORD_LOST;
+			break;
+		case 1:
+			p = rb_put_record(&r, p, RP_RECORD_SAMPLE, 0, body, 0);
+			break;
+		case 2:
+			rb_le32(body, 13); /* 4 + 13 > 16 */
+			p = rb_put_record(&r, p, RP_RECORD_SAMPLE, 0, body, 16);
+			break;
+		default:
+			rb_le32(body, 4);
+			p = rb_put_record(&r, p, RP_RECORD_COMM, 0, body, 8);
+			other_type = RP_RECORD_COMM;
+			break;
+		}
+		other_size = (uint16_t)(p - other);
+		p = rb_put_bpf_output(&r, p, payload, 3, 0);
+		const uint64_t head = p;
+		rp_ring g = ring_of(&r);
+		rp_bpf_sample out[4];
+		uint64_t tail = 96;
+		uint32_t count = 99;
+
+		fill_canary(out, 4);
+		assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, 4, &count), RP_OTHER);
+		assert_int_equal(count, 1);
+		assert_true(tail == other);
+		assert_canary(out + 1, 3);
+		/* at the other record: RP_OTHER again, nothing written, tail unchanged */
+		assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out + 1, 3, &count), RP_OTHER);
+		assert_int_equal(count, 0);
+		assert_true(tail == other);
+		assert_canary(out + 1, 3);
+		/* the fall-back reads it, and the view agrees it is not a BPF output */
+		rp_record rec = expect_record(&r, head, &tail, other_type, 0, other_size);
+		rp_bpf_output bo;
+		assert_true(rp_bpf_output_view(&rec, &bo) != RP_OK);
+		assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, 4, &count), RP_EMPTY);
+		assert_int_equal(count, 1);
+		assert_int_equal(out[0].data.n0 + out[0].data.n1, 4);
+		rb_free(&r);
+	}
+}
+
+/* The smallest payloads at the boundary of the raw-size check: a 16-byte
+ * SAMPLE with raw size 4 is accepted (4 + 4 == 8 body bytes), raw size 5 is not. */
+static void batch_raw_size_boundary(void **state)
+{
+	(void)state;
+	for (uint32_t raw = 0; raw <= 6; raw++) {
+		rb_ring r = rb_new(64, 0);
+		uint8_t body[8] = { 0, 0, 0, 0, 0xaa, 0xbb, 0xcc, 0xdd };
+		rb_le32(body, raw);
+		const uint64_t head = rb_put_record(&r, 56, RP_RECORD_SAMPLE, 0, body, 8);
+		rp_ring g = ring_of(&r);
+		rp_bpf_sample out[1];
+		uint64_t tail = 56;
+		uint32_t count = 99;
+		const rp_status want = raw <= 4 ? RP_EMPTY : RP_OTHER;
+		assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, 1, &count), want);
+		assert_int_equal(count, raw <= 4);
+		if (raw <= 4) {
+			assert_span_bytes(out[0].data, body + 4, raw);
+			assert_ptr_equal(out[0].data.p0, r.data + 4); /* the header ends the ring */
+		}
+		rb_free(&r);
+	}
+}
+
+/* The differential test: random rings (BPF outputs, LOST, malformed SAMPLEs,
+ * garbage headers; random sizes, positions, heads and batch limits), the
+ * fused batch against rp_ring_drain (one record at a time) followed by
+ * rp_bpf_output_view. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+typedef struct ref_out {
+	rp_status st;
+	uint32_t n;
+	uint64_t tail;
+	rp_bpf_output v[16];
+	uint64_t pos[16];
+} ref_out;
+
+static ref_out reference(const rp_ring *g, uint64_t head, uint64_t tail, uint32_t max)
+{
+	ref_out o;
+	o.n = 0;
+	for (;;) {
+		if (o.n == max) {
+			o.st = tail == head ? RP_EMPTY : RP_MORE;
+			break;
+		}
+		rp_record rec;
+		uint32_t c = 0;
+		uint64_t t = tail;
+		const rp_status s = rp_ring_drain(g, head, &t, &rec, 1, &c);
+		if (c == 0) {
+			o.st = s;
+			break;
+		}
+		if (rp_bpf_output_view(&rec, &o.v[o.n]) != RP_OK) {
+			o.st = RP_OTHER;
+			break;
+		}
+		o.pos[o.n++] = rec.pos;
+		tail = t;
+	}
+	o.tail = tail;
+	return o;
+}
+
+static void batch_differential(void **state)
+{
+	(void)state;
+	static const uint64_t sizes[] = { 64, 128, 192, 256, 1024 };
+	unsigned long records = 0, others = 0, errors = 0;
+	for (int iter = 0; iter < 4000; iter++) {
+		const uint64_t rsize = sizes[rnd() % 5];
+		rb_ring r = rb_new(rsize, (uint8_t)rnd());
+		uint64_t start = rnd() % 3 == 0 ? UINT64_MAX - 8 * (rnd() % 40) + 1 : 8 * (rnd() % 1000);
+		uint64_t p = start;
+		for (;;) {
+			uint8_t payload[64], body[64];
+			const unsigned kind = (unsigned)(rnd() % 20);
+			const size_t n = rnd() % 40;
+			uint64_t room = rsize - (p - start);
+			rb_pattern(payload, n, (uint8_t)rnd());
+			if (kind < 15 && 8 + ((n + 4 + 7) / 8) * 8 <= room) {
+				p = rb_put_bpf_output(&r, p, payload, n, (uint8_t)rnd());
+			} else if (kind < 17 && room >= 24) {
+				p = rb_put_lost(&r, p, rnd(), rnd());
+			} else if (kind < 19 && room >= 16) {
+				const size_t len = 8 * (rnd() % ((room - 8) / 8 < 4 ? (room - 8) / 8 + 1 : 4));
+				rb_pattern(body, len, (uint8_t)rnd());
+				if (len >= 4)
+					rb_le32(body, (uint32_t)(len - 4 + rnd() % 3 - 1));
+				p = rb_put_record(&r, p, rnd() % 4 ? RP_RECORD_SAMPLE : (uint32_t)rnd() % 30, 0, body, len);
+			} else {
+				if (room >= 8 && rnd() % 2)
+					rb_put_header(&r, p, (uint32_t)rnd() % 12, 0, (uint16_t)(rnd() % 300));
+				break;
+			}
+		}
+		uint64_t head = p;
+		switch (rnd() % 8) {
+		case 0: head = p + 8 * (rnd() % 4); break;
+		case 1: head = p - 4 * (rnd() % 6); break;
+		case 2: head = start + rsize + 8 * (rnd() % 3); break;
+		default: break;
+		}
+		uint64_t tail = rnd() % 30 == 0 ? start + 4 : start;
+		const rp_ring g = ring_of(&r);
+		for (int call = 0; call < 64; call++) {
+			const uint32_t max = (uint32_t)(rnd() % 9);
+			const ref_out want = reference(&g, head, tail, max);
+			rp_bpf_sample out[16];
+			uint32_t count = 99;
+			fill_canary(out, 16);
+			const rp_status st = rp_ring_drain_bpf_output(&g, head, &tail, out, max, &count);
+			assert_int_equal(st, want.st);
+			assert_int_equal(count, want.n);
+			assert_true(tail == want.tail);
+			for (uint32_t k = 0; k < count; k++) {
+				assert_true(out[k].pos == want.pos[k]);
+				assert_ptr_equal(out[k].data.p0, want.v[k].data.p0);
+				assert_ptr_equal(out[k].data.p1, want.v[k].data.p1);
+				assert_int_equal(out[k].data.n0, want.v[k].data.n0);
+				assert_int_equal(out[k].data.n1, want.v[k].data.n1);
+				assert_int_equal(out[k].data.n0 + out[k].data.n1, want.v[k].raw_size);
+			}
+			assert_canary(out + count, 16 - count);
+			records += count;
+			if (st == RP_OTHER) {
+				/* the fall-back step, as a caller does */
+				rp_record rec;
+				assert_int_equal(rp_ring_next(&g, head, &tail, &rec), RP_OK);
+				others++;
+			} else if (st < 0 || st == RP_EMPTY) {
+				errors += st < 0;
+				break;
+			}
+		}
+		rb_free(&r);
+	}
+	/* the generator reaches every outcome */
+	assert_true(records > 10000 && others > 500 && errors > 200);
+}
+
+int main(void)
+{
+	if (!rb_host_is_le())
+		return unit_skip_all("bpf_batch");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(batch_all_offsets),
+		cmocka_unit_test(batch_stops_at_max),
+		cmocka_unit_test(batch_u64_wrap),
+		cmocka_unit_test(batch_framing_errors),
+		cmocka_unit_test(batch_other_records),
+		cmocka_unit_test(batch_raw_size_boundary),
+		cmocka_unit_test(batch_differential),
+	};
+	return cmocka_run_group_tests_name("bpf_batch", tests, NULL, NULL);
+}
