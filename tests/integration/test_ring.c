@@ -227,6 +227,27 @@ static void set_data_head(one_ring *o, uint64_t v)
 	__atomic_store_n(&pg->data_head, v, __ATOMIC_RELEASE);
 }
 
+/* A two-page ring with two 16-byte records (data_head TWO_RECORDS_HEAD),
+ * then data_head misaligned by 4 after them.  false after a SKIP or a
+ * failure (t says which); the caller closes o either way. */
+#define TWO_RECORDS_HEAD 64u
+static bool two_records_head_misaligned(itest *t, one_ring *o, unsigned flags)
+{
+	uint64_t head;
+	int err = one_ring_open(o, 2, flags);
+
+	SKIP_IF_REFUSED(err, "perf_event_open/bpf");
+	CHECK(err == 0, "setup: %s", rp_strerror(err));
+	err = itest_emit(&o->b, o->src, 2, 16);
+	CHECK(err == 0 && o->src->ok == 2, "emit");
+	head = rp_perf_ring_head(&o->r);
+	CHECK(head == TWO_RECORDS_HEAD, "head %llu", (unsigned long long)head);
+	set_data_head(o, head + 4);
+	return true;
+out:
+	return false;
+}
+
 /* data_head misaligned by 4 after two records, and the callback stops the
  * drain on the second: the corruption is not reached yet (not counted, the
  * ring not stopped); the next drain reaches it and counts it once, the one
@@ -236,16 +257,11 @@ static void stop_before_corruption(itest *t, bool strict)
 	one_ring o;
 	seqs s;
 	uint64_t head;
-	int err, got;
+	int got;
 
-	err = one_ring_open(&o, 2, strict ? RP_STRICT : 0);
-	SKIP_IF_REFUSED(err, "perf_event_open/bpf");
-	CHECK(err == 0, "setup: %s", rp_strerror(err));
-	err = itest_emit(&o.b, o.src, 2, 16);
-	CHECK(err == 0 && o.src->ok == 2, "emit");
-	head = rp_perf_ring_head(&o.r);
-	CHECK(head == 64, "head %llu", (unsigned long long)head);
-	set_data_head(&o, head + 4);
+	if (!two_records_head_misaligned(t, &o, strict ? RP_STRICT : 0))
+		goto out;
+	head = TWO_RECORDS_HEAD;
 	memset(&s, 0, sizeof(s));
 	s.stop_at = 2;
 	got = rp_perf_ring_drain(&o.r, collect, &s, 0);
@@ -283,14 +299,9 @@ void test_ring_bad_head_misaligned(itest *t)
 	uint64_t head;
 	int err, got;
 
-	err = one_ring_open(&o, 2, 0);
-	SKIP_IF_REFUSED(err, "perf_event_open/bpf");
-	CHECK(err == 0, "setup: %s", rp_strerror(err));
-	err = itest_emit(&o.b, o.src, 2, 16);
-	CHECK(err == 0 && o.src->ok == 2, "emit");
-	head = rp_perf_ring_head(&o.r);
-	CHECK(head == 64, "head %llu", (unsigned long long)head);
-	set_data_head(&o, head + 4);
+	if (!two_records_head_misaligned(t, &o, 0))
+		goto out;
+	head = TWO_RECORDS_HEAD;
 	memset(&s, 0, sizeof(s));
 	got = rp_perf_ring_drain(&o.r, collect, &s, 0);
 	CHECK(got == 2 && s.seq[0] == 0 && s.seq[1] == 1, "delivered %d", got);
