@@ -1,7 +1,9 @@
 /* Benchmark 1: consumer cost on the same per-CPU perf ring.  libbpf's
  * perf_buffer owns the ring of CPU 0; BPF_PROG_TEST_RUN fills it with K
  * records; it is drained by ringproof's adapter (rp_perf_ring_drain on a
- * second mapping of the same event: same control page, same data pages), by
+ * second mapping of the same event: same control page, same data pages;
+ * each record viewed in the callback), by its payload drain
+ * (rp_perf_ring_drain_payloads: one call per sample from the fused walk), by
  * its sample batch API (rp_perf_ring_drain_samples: one callback per batch
  * of BPF-output payloads, decoded by the core's fused walk), by ringproof's core called directly on libbpf's mapping (no
  * adapter callback layer), or by perf_buffer__consume_buffer.  The order
@@ -56,6 +58,19 @@ static int ad_record(void *ctx, const rp_record *rec)
 	uint32_t a = want <= out.data.n0 ? want : out.data.n0;
 	c->sum = rpb_sum(out.data.p0, a, c->sum);
 	c->sum = rpb_sum(out.data.p1, want - a, c->sum);
+	c->samples++;
+	return 0;
+}
+
+/* ringproof payload drain: one call per BPF-output sample from the fused
+ * walk, as libbpf's sample callback gets one per record */
+static int ad_payload(void *ctx, const rp_bpf_sample *s)
+{
+	consumed *c = ctx;
+	uint32_t want = c->payload <= s->raw_size ? c->payload : s->raw_size;
+	uint32_t a = want <= s->data.n0 ? want : s->data.n0;
+	c->sum = rpb_sum(s->data.p0, a, c->sum);
+	c->sum = rpb_sum(s->data.p1, want - a, c->sum);
 	c->samples++;
 	return 0;
 }
@@ -118,8 +133,9 @@ static int rp_consume(struct perf_event_mmap_page *pg, const rp_ring *ring, cons
 }
 
 /* The consumers, in the order of the CSV; the run order rotates. */
-enum { C_ADAPTER, C_BATCH, C_CORE, C_LIBBPF, NCONS };
-static const char *const cons_name[NCONS] = { "rp-adapter", "rp-batch", "rp-core", "libbpf" };
+enum { C_ADAPTER, C_PAYLOAD, C_BATCH, C_CORE, C_LIBBPF, NCONS };
+static const char *const cons_name[NCONS] = { "rp-adapter", "rp-payload", "rp-batch", "rp-core",
+	                                      "libbpf" };
 
 typedef struct perf_bench {
 	rpb_producer prod;
@@ -141,6 +157,12 @@ static double drain(perf_bench *b, int who, consumed *c)
 		b->ad.tail = rp_perf_ring_tail(&b->ad); /* the others moved it since */
 		t0 = rpb_ns();
 		err = rp_perf_ring_drain(&b->ad, ad_record, c, 0);
+		t1 = rpb_ns();
+		break;
+	case C_PAYLOAD:
+		b->ad.tail = rp_perf_ring_tail(&b->ad);
+		t0 = rpb_ns();
+		err = rp_perf_ring_drain_payloads(&b->ad, ad_payload, ad_other, c, 0);
 		t1 = rpb_ns();
 		break;
 	case C_BATCH:

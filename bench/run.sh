@@ -49,6 +49,7 @@ awk -F, '
            "ringproof", "reference", "unit", "ratio", "target", "met"
     split("8 64 256 512 4000", sz, " ")
     for (i = 1; i <= 5; i++) row("perf adapter vs libbpf perf_buffer", "perf", sz[i], "rp-adapter", "libbpf", "1.00")
+    for (i = 1; i <= 5; i++) row("perf payload drain vs libbpf perf_buffer", "perf", sz[i], "rp-payload", "libbpf", "1.00")
     for (i = 1; i <= 5; i++) row("perf batch API vs libbpf perf_buffer", "perf", sz[i], "rp-batch", "libbpf", sz[i] <= 64 ? "0.77" : "")
     for (i = 1; i <= 5; i++) row("perf core direct vs libbpf perf_buffer", "perf", sz[i], "rp-core", "libbpf", "")
     for (i = 1; i <= 5; i++) row("ringbuf adapter vs libbpf ring_buffer", "ringbuf", sz[i], "rp-adapter", "libbpf", "1.00")
@@ -95,7 +96,7 @@ set logscale xy
 set key top left
 set grid
 set title 'perf ring'
-plot $(plot_of perf rp-adapter rp-batch rp-core libbpf)
+plot $(plot_of perf rp-adapter rp-payload rp-batch rp-core libbpf)
 set title 'BPF ring buffer'
 plot $(plot_of ringbuf rp-adapter rp-batch libbpf)
 set title 'floor (in memory)'

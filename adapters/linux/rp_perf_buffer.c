@@ -111,6 +111,24 @@ static int on_samples(void *p, const rp_bpf_sample *s, uint32_t n)
 	return r;
 }
 
+/* Payload mode with a sample callback: one BPF-output sample from the
+ * fused walk; the other records go to on_record (LOST to lost_fn, the
+ * rest counted as malformed), as deliver does. */
+static int on_payload(void *p, const rp_bpf_sample *s)
+{
+	drain_ctx *dc = p;
+	rp_bpf_output out;
+	int r;
+
+	out.raw_size = s->raw_size;
+	out.data = s->data;
+	dc->calls++;
+	r = dc->pb->sample_fn(dc->pb->ctx, dc->cr->cpu, &out);
+	if (r)
+		dc->stopped = true;
+	return r;
+}
+
 static int check_map(int map_fd, uint32_t *max_entries)
 {
 	struct bpf_map_info info;
@@ -426,6 +444,8 @@ static int consume_ring(rp_perf_buffer *pb, uint32_t idx, drain_ctx *dc)
 		return rp_perf_ring_drain_batch(&cr->ring, on_batch, dc, 0);
 	if (pb->samples_fn)
 		return rp_perf_ring_drain_samples(&cr->ring, on_samples, on_record, dc, 0);
+	if (pb->sample_fn && !pb->fn)
+		return rp_perf_ring_drain_payloads(&cr->ring, on_payload, on_record, dc, 0);
 	return rp_perf_ring_drain(&cr->ring, on_record, dc, 0);
 }
 

@@ -384,35 +384,57 @@ static int other_record(rp_perf_ring *ring, uint64_t head, rp_perf_ring_fn other
 	return 1;
 }
 
-int rp_perf_ring_drain_samples(rp_perf_ring *ring, rp_perf_samples_fn fn,
-                               rp_perf_ring_fn other, void *ctx, uint32_t max_records)
+/* Shared by the sample-batch and the per-sample drain: exactly one of bfn
+ * and fn is set. */
+static int drain_bpf(rp_perf_ring *ring, rp_perf_samples_fn bfn, rp_perf_payload_fn fn,
+                     rp_perf_ring_fn other, void *ctx, uint32_t max_records)
 {
 	rp_bpf_sample batch[RP_PERF_BATCH];
 	drain_run d;
-	int go = drain_start(&d, ring, fn != NULL, max_records);
+	int go = drain_start(&d, ring, bfn || fn, max_records);
 
 	if (go <= 0)
 		return go;
 	for (;;) {
-		uint32_t count = 0;
+		uint32_t count = 0, used, k;
 		int r = 0;
 		const rp_status st = rp_ring_drain_bpf_output(&ring->data, d.head, &ring->tail,
 		                                              batch, drain_want(&d), &count);
 		int more;
 
+		used = count;
+		if (count && bfn) {
+			r = bfn(ctx, batch, count);
+		} else {
+			for (k = 0; k < count && !r; k++)
+				r = fn(ctx, &batch[k]);
+			used = k;
+		}
+		if (used < count) /* consumed up to and including the stopping sample */
+			ring->tail = batch[used - 1].pos + batch[used - 1].size;
+		stats_add_samples(&ring->stats, batch, used);
 		/* the good samples before a corruption are delivered first; the
 		 * corruption counts only once they are consumed (as in drain) */
-		if (count)
-			r = fn(ctx, batch, count);
-		stats_add_samples(&ring->stats, batch, count);
 		more = r ? 1 : walk_on(ring, d.head, st);
-		if (drain_step(&d, count, r, more))
+		if (drain_step(&d, used, r, more))
 			break;
 		if (st == RP_OTHER) {
-			more = other_record(ring, d.head, other, ctx, &count, &r);
-			if (drain_step(&d, count, r, more))
+			more = other_record(ring, d.head, other, ctx, &used, &r);
+			if (drain_step(&d, used, r, more))
 				break;
 		}
 	}
 	return drain_finish(&d);
+}
+
+int rp_perf_ring_drain_samples(rp_perf_ring *ring, rp_perf_samples_fn fn,
+                               rp_perf_ring_fn other, void *ctx, uint32_t max_records)
+{
+	return drain_bpf(ring, fn, NULL, other, ctx, max_records);
+}
+
+int rp_perf_ring_drain_payloads(rp_perf_ring *ring, rp_perf_payload_fn fn,
+                                rp_perf_ring_fn other, void *ctx, uint32_t max_records)
+{
+	return drain_bpf(ring, NULL, fn, other, ctx, max_records);
 }

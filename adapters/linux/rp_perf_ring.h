@@ -141,6 +141,20 @@ typedef int (*rp_perf_samples_fn)(void *ctx, const rp_bpf_sample *s, uint32_t n)
 int rp_perf_ring_drain_samples(rp_perf_ring *ring, rp_perf_samples_fn fn,
                                rp_perf_ring_fn other, void *ctx, uint32_t max_records);
 
+/* Per-sample delivery on the same fused walk: called once per BPF-output
+ * sample, in ring order (the per-record form of rp_perf_samples_fn).
+ * Return values as rp_perf_ring_fn: non-zero stops after this sample. */
+typedef int (*rp_perf_payload_fn)(void *ctx, const rp_bpf_sample *s);
+
+/* rp_perf_ring_drain_samples with one call per sample: a drain of
+ * BPF-output payloads at the cost of the fused walk plus a call, the
+ * counterpart of libbpf's perf_buffer sample callback.  Other records go
+ * to other as there; returns, budget, errors and corruption policy as
+ * rp_perf_ring_drain_samples, and a callback that stops the drain leaves
+ * the samples after its own to the next drain. */
+int rp_perf_ring_drain_payloads(rp_perf_ring *ring, rp_perf_payload_fn fn,
+                                rp_perf_ring_fn other, void *ctx, uint32_t max_records);
+
 /* Resynchronise a ring on request: move tail to the current data_head if
  * it is 8-aligned (even one more than the ring size ahead: the caller
  * decided), keep it otherwise (as the default policy), clear ring.error and

@@ -33,6 +33,7 @@ static const struct {
 	{ "ring_samples_other_records", test_samples_other_records },
 	{ "ring_samples_corrupt_after_good", test_samples_corrupt },
 	{ "ring_samples_callback_stops", test_samples_callback_stops },
+	{ "ring_samples_payloads", test_samples_payloads },
 	{ "ring_samples_max_records", test_samples_max_records },
 	{ "buffer_strict_other_rings_drain", test_buffer_strict_no_starve },
 	{ "buffer_payload_counts_deliveries", test_buffer_payload_counts },

@@ -1,9 +1,9 @@
-/* rp_perf_ring_drain_samples on a perf ring in memory (no kernel): a memfd
- * laid out as a control page and one data page, mapped by rp_perf_ring_map,
- * records written with the unit tests' ring builder.  Every expected value
- * comes from the builder's positions or is computed here by hand; the
- * corruption cases run rp_perf_ring_drain_batch on the same ring and expect
- * the same hand-computed outcome of both. */
+/* rp_perf_ring_drain_samples and _drain_payloads on a perf ring in memory
+ * (no kernel): a memfd laid out as a control page and one data page, mapped
+ * by rp_perf_ring_map, records written with the unit tests' ring builder.
+ * Every expected value comes from the builder's positions or is computed
+ * here by hand; the corruption cases run both and rp_perf_ring_drain_batch
+ * on the same ring and expect the same hand-computed outcome of all three. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -340,11 +340,25 @@ out:
 	mem_ring_close(&m);
 }
 
-/* Drain with the samples API (batch = false) or rp_perf_ring_drain_batch. */
-static int drain_with(mem_ring *m, bool batch, got *g)
+static int on_payload(void *p, const rp_bpf_sample *s)
 {
-	return batch ? rp_perf_ring_drain_batch(&m->r, on_records, g, 0)
-	             : rp_perf_ring_drain_samples(&m->r, on_samples, on_other, g, 0);
+	return on_samples(p, s, 1);
+}
+
+/* The drains the corruption cases run, each expected to give the same
+ * hand-computed outcome. */
+enum { SAMPLES, BATCH, PAYLOADS, NMODES };
+
+static int drain_with(mem_ring *m, int mode, got *g)
+{
+	switch (mode) {
+	case BATCH:
+		return rp_perf_ring_drain_batch(&m->r, on_records, g, 0);
+	case PAYLOADS:
+		return rp_perf_ring_drain_payloads(&m->r, on_payload, on_other, g, 0);
+	default:
+		return rp_perf_ring_drain_samples(&m->r, on_samples, on_other, g, 0);
+	}
 }
 
 /* A record with a 4-byte header size after "SLS": the good records are
@@ -352,7 +366,7 @@ static int drain_with(mem_ring *m, bool batch, got *g)
  * Default: counted once, tail resynced to the (sane) head, the ring goes
  * on.  Strict: the good records committed, the ring stopped with the
  * status until an explicit resync. */
-static void corrupt_after_good(itest *t, bool batch, bool strict)
+static void corrupt_after_good(itest *t, int mode, bool strict)
 {
 	mem_ring m = { .fd = -1 };
 	built b;
@@ -368,26 +382,26 @@ static void corrupt_after_good(itest *t, bool batch, bool strict)
 	rb_put_header(&m.b, b.pos[3], RP_RECORD_SAMPLE, 0, 4);
 	head = b.pos[3] + 32;
 	mem_ring_head(&m, head);
-	r = drain_with(&m, batch, &g);
-	CHECK(r == (strict ? RP_E_HDR_SHORT : 3), "batch %d strict %d: drained %d", batch, strict,
+	r = drain_with(&m, mode, &g);
+	CHECK(r == (strict ? RP_E_HDR_SHORT : 3), "mode %d strict %d: drained %d", mode, strict,
 	      r);
-	CHECK(seen(&b, &g, 0, 0, 3, true), "batch %d strict %d: %s", batch, strict, why);
+	CHECK(seen(&b, &g, 0, 0, 3, true), "mode %d strict %d: %s", mode, strict, why);
 	CHECK(m.r.stats.records == 3 && m.r.stats.corrupt == 1 &&
-	      m.r.stats.last_error == RP_E_HDR_SHORT, "batch %d strict %d: records %llu corrupt %llu",
-	      batch, strict, (unsigned long long)m.r.stats.records,
+	      m.r.stats.last_error == RP_E_HDR_SHORT, "mode %d strict %d: records %llu corrupt %llu",
+	      mode, strict, (unsigned long long)m.r.stats.records,
 	      (unsigned long long)m.r.stats.corrupt);
 	if (strict) {
 		CHECK(published(&m) == b.pos[3] && m.r.error == RP_E_HDR_SHORT &&
-		      m.r.stats.resynced_bytes == 0, "batch %d strict: published %llu error %d", batch,
+		      m.r.stats.resynced_bytes == 0, "mode %d strict: published %llu error %d", mode,
 		      (unsigned long long)published(&m), m.r.error);
-		r = drain_with(&m, batch, &g);
+		r = drain_with(&m, mode, &g);
 		CHECK(r == RP_E_HDR_SHORT && g.n == 3 && m.r.stats.corrupt == 1,
-		      "batch %d stopped ring: %d, %u delivered", batch, r, g.n);
+		      "mode %d stopped ring: %d, %u delivered", mode, r, g.n);
 		CHECK(rp_perf_ring_resync(&m.r) == 0 && m.r.error == 0 && published(&m) == head,
-		      "batch %d resync: published %llu", batch, (unsigned long long)published(&m));
+		      "mode %d resync: published %llu", mode, (unsigned long long)published(&m));
 	} else {
 		CHECK(published(&m) == head && m.r.error == 0 && m.r.stats.resynced_bytes == 32,
-		      "batch %d default: published %llu resynced %llu", batch,
+		      "mode %d default: published %llu resynced %llu", mode,
 		      (unsigned long long)published(&m),
 		      (unsigned long long)m.r.stats.resynced_bytes);
 	}
@@ -396,8 +410,8 @@ static void corrupt_after_good(itest *t, bool batch, bool strict)
 	b.n = 3;
 	put_all(&m, &b, "SS");
 	memset(&g, 0, sizeof(g));
-	r = drain_with(&m, batch, &g);
-	CHECK(r == 2 && seen(&b, &g, 0, 3, 5, true), "batch %d after: %d: %s", batch, r, why);
+	r = drain_with(&m, mode, &g);
+	CHECK(r == 2 && seen(&b, &g, 0, 3, 5, true), "mode %d after: %d: %s", mode, r, why);
 	CHECK(m.r.stats.corrupt == 1, "recounted");
 out:
 	mem_ring_close(&m);
@@ -407,7 +421,7 @@ out:
  * that ends there: the corruption is not reached yet (not counted, no
  * resync, the ring not stopped); the next drain reaches it and counts it
  * once. */
-static void corrupt_after_stop(itest *t, bool batch, bool strict)
+static void corrupt_after_stop(itest *t, int mode, bool strict)
 {
 	mem_ring m = { .fd = -1 };
 	built b;
@@ -424,23 +438,23 @@ static void corrupt_after_stop(itest *t, bool batch, bool strict)
 	head = b.pos[2] + 32;
 	mem_ring_head(&m, head);
 	g.fn_ret = 1;
-	g.fn_ret_call = 1;
-	r = drain_with(&m, batch, &g);
+	g.fn_ret_call = mode == PAYLOADS ? 2 : 1; /* the call with the second sample */
+	r = drain_with(&m, mode, &g);
 	CHECK(r == 2 && g.n == 2 && m.r.stats.corrupt == 0 && m.r.error == 0 &&
 	      m.r.stats.resynced_bytes == 0 && published(&m) == b.pos[2],
-	      "batch %d strict %d stopped: %d, %u seen, corrupt %llu, error %d", batch, strict, r, g.n,
+	      "mode %d strict %d stopped: %d, %u seen, corrupt %llu, error %d", mode, strict, r, g.n,
 	      (unsigned long long)m.r.stats.corrupt, m.r.error);
-	r = drain_with(&m, batch, &g);
+	r = drain_with(&m, mode, &g);
 	CHECK(r == (strict ? RP_E_HDR_SHORT : 0) && g.n == 2 && m.r.stats.corrupt == 1,
-	      "batch %d strict %d next: %d, corrupt %llu", batch, strict, r,
+	      "mode %d strict %d next: %d, corrupt %llu", mode, strict, r,
 	      (unsigned long long)m.r.stats.corrupt);
 	CHECK(strict ? m.r.error == RP_E_HDR_SHORT && published(&m) == b.pos[2]
 	             : m.r.stats.resynced_bytes == 32 && published(&m) == head,
-	      "batch %d strict %d: error %d published %llu", batch, strict, m.r.error,
+	      "mode %d strict %d: error %d published %llu", mode, strict, m.r.error,
 	      (unsigned long long)published(&m));
-	r = drain_with(&m, batch, &g);
+	r = drain_with(&m, mode, &g);
 	CHECK(m.r.stats.corrupt == 1 && r == (strict ? RP_E_HDR_SHORT : 0),
-	      "batch %d strict %d: counted again (%llu)", batch, strict,
+	      "mode %d strict %d: counted again (%llu)", mode, strict,
 	      (unsigned long long)m.r.stats.corrupt);
 out:
 	mem_ring_close(&m);
@@ -449,7 +463,7 @@ out:
 /* data_head misaligned by 4 after two samples: both delivered, the head
  * not trusted (tail stays after them, nothing skipped), counted once, the
  * next record the kernel writes delivered. */
-static void bad_head_after_good(itest *t, bool batch)
+static void bad_head_after_good(itest *t, int mode)
 {
 	mem_ring m = { .fd = -1 };
 	built b;
@@ -462,35 +476,35 @@ static void bad_head_after_good(itest *t, bool batch)
 	m.r.tail = b.pos[0];
 	put_all(&m, &b, "SS");
 	mem_ring_head(&m, b.pos[2] + 4);
-	r = drain_with(&m, batch, &g);
-	CHECK(r == 2 && seen(&b, &g, 0, 0, 2, true), "batch %d: %d: %s", batch, r, why);
+	r = drain_with(&m, mode, &g);
+	CHECK(r == 2 && seen(&b, &g, 0, 0, 2, true), "mode %d: %d: %s", mode, r, why);
 	CHECK(m.r.stats.corrupt == 1 && m.r.stats.last_error == RP_E_TRUNCATED &&
 	      published(&m) == b.pos[2] && m.r.stats.resynced_bytes == 0,
-	      "batch %d: corrupt %llu last %d published %llu", batch,
+	      "mode %d: corrupt %llu last %d published %llu", mode,
 	      (unsigned long long)m.r.stats.corrupt, m.r.stats.last_error,
 	      (unsigned long long)published(&m));
-	r = drain_with(&m, batch, &g);
-	CHECK(r == 0 && m.r.stats.corrupt == 1, "batch %d: same bad head: %d", batch, r);
+	r = drain_with(&m, mode, &g);
+	CHECK(r == 0 && m.r.stats.corrupt == 1, "mode %d: same bad head: %d", mode, r);
 	put_all(&m, &b, "S");
 	memset(&g, 0, sizeof(g));
-	r = drain_with(&m, batch, &g);
-	CHECK(r == 1 && seen(&b, &g, 0, 2, 3, true), "batch %d next: %d: %s", batch, r, why);
+	r = drain_with(&m, mode, &g);
+	CHECK(r == 1 && seen(&b, &g, 0, 2, 3, true), "mode %d next: %d: %s", mode, r, why);
 out:
 	mem_ring_close(&m);
 }
 
 void test_samples_corrupt(itest *t)
 {
-	for (int batch = 0; batch < 2 && t->status == TAP_PASS; batch++) {
-		corrupt_after_good(t, batch, false);
+	for (int mode = 0; mode < NMODES && t->status == TAP_PASS; mode++) {
+		corrupt_after_good(t, mode, false);
 		if (t->status == TAP_PASS)
-			corrupt_after_good(t, batch, true);
+			corrupt_after_good(t, mode, true);
 		if (t->status == TAP_PASS)
-			corrupt_after_stop(t, batch, false);
+			corrupt_after_stop(t, mode, false);
 		if (t->status == TAP_PASS)
-			corrupt_after_stop(t, batch, true);
+			corrupt_after_stop(t, mode, true);
 		if (t->status == TAP_PASS)
-			bad_head_after_good(t, batch);
+			bad_head_after_good(t, mode);
 	}
 }
 
@@ -537,6 +551,57 @@ void test_samples_callback_stops(itest *t)
 		memset(&g, 0, sizeof(g));
 		r = rp_perf_ring_drain_samples(&m.r, on_samples, on_other, &g, 0);
 		CHECK(r == 2 && seen(&b, &g, 0, 3, 5, true), "other: the rest: %d: %s", r, why);
+		mem_ring_close(&m);
+	}
+out:
+	mem_ring_close(&m);
+}
+
+/* rp_perf_ring_drain_payloads: one call per sample, the others alone in
+ * ring order; fn > 0 / < 0 on sample 5 consumes samples 0 .. 4 only (the
+ * drain returns 5 / that value, the tail published after sample 4), and
+ * the next drain delivers the other 95 from sample 5 on. */
+void test_samples_payloads(itest *t)
+{
+	mem_ring m = { .fd = -1 };
+	built b;
+	got g;
+	int r;
+
+	memset(&g, 0, sizeof(g));
+	OPEN(&m, 0, 0);
+	built_init(&b, start_pos(&m));
+	m.r.tail = b.pos[0];
+	put_all(&m, &b, "SSLSCSMS");
+	CHECK(rp_perf_ring_drain_payloads(&m.r, NULL, on_other, &g, 0) == -EINVAL, "fn NULL");
+	r = rp_perf_ring_drain_payloads(&m.r, on_payload, on_other, &g, 0);
+	CHECK(r == 8 && g.calls == 5 && g.other_calls == 3 && seen(&b, &g, 0, 0, 8, true),
+	      "mixed: %d, %u calls, %u other: %s", r, g.calls, g.other_calls, why);
+	CHECK(published(&m) == b.pos[8] && m.r.stats.records == 8 && m.r.stats.lost == 7,
+	      "mixed: published %llu", (unsigned long long)published(&m));
+	mem_ring_close(&m);
+
+	for (int neg = 0; neg < 2; neg++) {
+		memset(&g, 0, sizeof(g));
+		OPEN(&m, 0, 0);
+		built_init(&b, start_pos(&m));
+		m.r.tail = b.pos[0];
+		put_samples(&m, &b, 100);
+		g.fn_ret = neg ? -42 : 1;
+		g.fn_ret_call = 5;
+		r = rp_perf_ring_drain_payloads(&m.r, on_payload, on_other, &g, 0);
+		CHECK(r == (neg ? -42 : 5) && g.calls == 5 && seen(&b, &g, 0, 0, 5, true),
+		      "fn %d on sample 5: drained %d in %u calls: %s", g.fn_ret, r, g.calls, why);
+		CHECK(published(&m) == b.pos[5] && m.r.stats.records == 5 &&
+		      m.r.stats.record_bytes == b.pos[5] - b.pos[0],
+		      "fn %d: published %llu, stats %llu records", g.fn_ret,
+		      (unsigned long long)published(&m), (unsigned long long)m.r.stats.records);
+		memset(&g, 0, sizeof(g));
+		r = rp_perf_ring_drain_payloads(&m.r, on_payload, on_other, &g, 0);
+		CHECK(r == 95 && g.calls == 95 && seen(&b, &g, 0, 5, 100, true),
+		      "fn: the rest: %d: %s", r, why);
+		CHECK(published(&m) == b.pos[100] && m.r.stats.records == 100, "published %llu",
+		      (unsigned long long)published(&m));
 		mem_ring_close(&m);
 	}
 out:

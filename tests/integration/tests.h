@@ -35,6 +35,7 @@ void test_buffer_samples_lost_in_order(itest *t);
 void test_samples_batches(itest *t);
 void test_samples_other_records(itest *t);
 void test_samples_corrupt(itest *t);
+void test_samples_payloads(itest *t);
 void test_samples_callback_stops(itest *t);
 void test_samples_max_records(itest *t);
 #endif
