@@ -330,12 +330,8 @@ static int drain(rp_perf_ring *ring, rp_perf_ring_fn fn, rp_perf_batch_fn bfn,
 				r = fn(ctx, &batch[k]);
 			used = k;
 		}
-		if (used < count) {
-			/* consumed up to and including the stopping record; the
-			 * rest (and any corruption after it) is seen again */
+		if (used < count) /* consumed up to and including the stopping record */
 			ring->tail = batch[used - 1].pos + batch[used - 1].size;
-			ring->bad_head_seen = 0;
-		}
 		rp_perf_stats_add(&ring->stats, batch, used);
 		/* A corruption after the batch counts (and resyncs, or stops a
 		 * strict ring) only once the callbacks consumed every record
