@@ -251,6 +251,7 @@ typedef struct drain_run {
 	uint64_t head;
 	uint32_t max_records; /* 0: no limit */
 	uint64_t delivered;
+	uint32_t fit;         /* records per batch that span about RP_PERF_BATCH_BYTES */
 	int result;           /* a callback's or a strict ring's status */
 } drain_run;
 
@@ -263,6 +264,7 @@ static int drain_start(drain_run *d, rp_perf_ring *ring, bool have_fn, uint32_t 
 	d->head = 0;
 	d->max_records = max_records;
 	d->delivered = 0;
+	d->fit = RP_PERF_BATCH;
 	d->result = 0;
 	if (!ring || !ring->base || !have_fn || (ring->flags & RP_PERF_OVERWRITE))
 		return -EINVAL;
@@ -274,11 +276,23 @@ static int drain_start(drain_run *d, rp_perf_ring *ring, bool have_fn, uint32_t 
 /* Records the next batch may take within max_records. */
 static uint32_t drain_want(const drain_run *d)
 {
-	uint32_t want = RP_PERF_BATCH;
+	uint32_t want = d->fit;
 
 	if (d->max_records && d->max_records - d->delivered < want)
 		want = (uint32_t)(d->max_records - d->delivered);
 	return want;
+}
+
+/* The last batch took n records spanning bytes of the ring: size the next
+ * one so that it spans about RP_PERF_BATCH_BYTES (1 .. RP_PERF_BATCH
+ * records), so that the payloads a callback reads after the walk are still
+ * in L1 (measured: with 64 records of 272 bytes, 17 KiB, a drain costs
+ * about 1.5 times what it costs with 16). */
+static void drain_fit(drain_run *d, uint32_t n, uint64_t bytes)
+{
+	const uint64_t fit = bytes ? (uint64_t)n * RP_PERF_BATCH_BYTES / bytes : RP_PERF_BATCH;
+
+	d->fit = fit == 0 ? 1 : fit > RP_PERF_BATCH ? RP_PERF_BATCH : (uint32_t)fit;
 }
 
 /* n more records consumed; r is the callback's return, more the walk's
@@ -321,6 +335,9 @@ static int drain(rp_perf_ring *ring, rp_perf_ring_fn fn, rp_perf_batch_fn bfn,
 		int r = 0;
 		const rp_status st = rp_ring_drain(&ring->data, d.head, &ring->tail, batch,
 		                                   drain_want(&d), &count);
+
+		if (count)
+			drain_fit(&d, count, batch[count - 1].pos + batch[count - 1].size - batch[0].pos);
 
 		used = count;
 		if (count && bfn) {
@@ -397,6 +414,9 @@ static int drain_bpf(rp_perf_ring *ring, rp_perf_samples_fn bfn, rp_perf_payload
 		const rp_status st = rp_ring_drain_bpf_output(&ring->data, d.head, &ring->tail,
 		                                              batch, drain_want(&d), &count);
 		int more;
+
+		if (count)
+			drain_fit(&d, count, batch[count - 1].pos + batch[count - 1].size - batch[0].pos);
 
 		used = count;
 		if (count && bfn) {

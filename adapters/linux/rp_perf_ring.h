@@ -87,9 +87,12 @@ typedef int (*rp_perf_ring_fn)(void *ctx, const rp_record *rec);
  * array and the bodies are valid only during the call. */
 typedef int (*rp_perf_batch_fn)(void *ctx, const rp_record *recs, uint32_t n);
 
-/* Records decoded per batch: 64 rp_record descriptors (2.5 KiB) stay in L1
- * next to the headers they describe. */
+/* Records decoded per batch: at most 64 rp_record descriptors (2.5 KiB),
+ * and after the first batch of a drain about as many as span
+ * RP_PERF_BATCH_BYTES of the ring (at least one), so that the descriptors,
+ * the headers and the payloads of a batch stay in L1 together. */
 #define RP_PERF_BATCH 64u
+#define RP_PERF_BATCH_BYTES 4096u
 
 /* Deliver every record in [tail, head) to fn, then publish the tail once.
  * max_records = 0 means no limit.  Returns the number of records delivered

@@ -29,6 +29,7 @@ static const struct {
 	{ "ring_stop_before_corruption", test_ring_stop_before_corruption },
 	{ "ring_bad_head_far_ahead", test_ring_bad_head_far },
 	{ "ring_batch_and_callback_error", test_ring_batch_and_callback_error },
+	{ "ring_batch_fits_bytes", test_ring_batch_fits_bytes },
 	{ "ring_samples_batches", test_samples_batches },
 	{ "ring_samples_other_records", test_samples_other_records },
 	{ "ring_samples_corrupt_after_good", test_samples_corrupt },

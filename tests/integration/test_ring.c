@@ -366,11 +366,14 @@ out:
 typedef struct batches {
 	unsigned calls, records, bad;
 	uint64_t next;
+	uint32_t n[8]; /* the first calls' batch sizes */
 } batches;
 
 static int on_batch(void *p, const rp_record *recs, uint32_t n)
 {
 	batches *b = p;
+	if (b->calls < 8)
+		b->n[b->calls] = n;
 	b->calls++;
 	for (uint32_t i = 0; i < n; i++) {
 		rp_bpf_output out;
@@ -389,6 +392,56 @@ static int fail42(void *p, const rp_record *rec)
 	(void)rec;
 	(*(unsigned *)p)++;
 	return -42;
+}
+
+static int on_sample_batch(void *p, const rp_bpf_sample *s, uint32_t n)
+{
+	batches *b = p;
+	if (b->calls < 8)
+		b->n[b->calls] = n;
+	b->calls++;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t v = ~0ull;
+		if (!rp_span_get_u64(s[i].data, 0, &v) || v != b->next)
+			b->bad++;
+		b->next++;
+		b->records++;
+	}
+	return 0;
+}
+
+/* 100 records of 272 bytes (256-byte payloads): the first batch of a drain
+ * takes RP_PERF_BATCH (64 records, 17,408 bytes), the next ones as many as
+ * span RP_PERF_BATCH_BYTES: 4096 * 64 / 17408 = 15, then the 6 left; the
+ * record and the sample batch drains alike, every record once, in order. */
+void test_ring_batch_fits_bytes(itest *t)
+{
+	one_ring o;
+	batches b;
+	int err, got;
+
+	err = one_ring_open(&o, 8, 0);
+	SKIP_IF_REFUSED(err, "perf_event_open/bpf");
+	CHECK(err == 0, "setup: %s", rp_strerror(err));
+	memset(&b, 0, sizeof(b));
+	for (int samples = 0; samples < 2; samples++) {
+		err = itest_emit(&o.b, o.src, 100, 256);
+		CHECK(err == 0 && o.src->ok == 100u * (unsigned)(samples + 1), "emit: ok %llu",
+		      (unsigned long long)o.src->ok);
+		b.calls = 0;
+		b.records = 0;
+		got = samples ? rp_perf_ring_drain_samples(&o.r, on_sample_batch, NULL, &b, 0)
+		              : rp_perf_ring_drain_batch(&o.r, on_batch, &b, 0);
+		CHECK(got == 100 && b.records == 100 && b.bad == 0, "samples %d: drained %d, %u bad",
+		      samples, got, b.bad);
+		CHECK(b.calls == 4 && b.n[0] == 64 && b.n[1] == 15 && b.n[2] == 15 && b.n[3] == 6,
+		      "samples %d: %u calls: %u %u %u %u", samples, b.calls, b.n[0], b.n[1], b.n[2],
+		      b.n[3]);
+	}
+	CHECK(o.r.stats.records == 200 && o.r.stats.record_bytes == 200 * 272, "stats %llu %llu",
+	      (unsigned long long)o.r.stats.records, (unsigned long long)o.r.stats.record_bytes);
+out:
+	one_ring_close(&o);
 }
 
 /* One callback per batch of RP_PERF_BATCH records, in order; stats per
