@@ -284,10 +284,10 @@ static uint32_t drain_want(const drain_run *d)
 }
 
 /* The last batch took n records spanning bytes of the ring: size the next
- * one so that it spans about RP_PERF_BATCH_BYTES (1 .. RP_PERF_BATCH
- * records), so that the payloads a callback reads after the walk are still
- * in L1 (measured: with 64 records of 272 bytes, 17 KiB, a drain costs
- * about 1.5 times what it costs with 16). */
+ * one to span about RP_PERF_BATCH_BYTES (1 .. RP_PERF_BATCH records).
+ * Measured, not derived: batches of 64 records of 272 bytes (17 KiB) made
+ * a drain about 1.5 times as slow as batches of 8 to 16 (bench/RESULTS.md,
+ * Run H); the cause was not isolated. */
 static void drain_fit(drain_run *d, uint32_t n, uint64_t bytes)
 {
 	const uint64_t fit = bytes ? (uint64_t)n * RP_PERF_BATCH_BYTES / bytes : RP_PERF_BATCH;

@@ -89,8 +89,8 @@ typedef int (*rp_perf_batch_fn)(void *ctx, const rp_record *recs, uint32_t n);
 
 /* Records decoded per batch: at most 64 rp_record descriptors (2.5 KiB),
  * and after the first batch of a drain about as many as span
- * RP_PERF_BATCH_BYTES of the ring (at least one), so that the descriptors,
- * the headers and the payloads of a batch stay in L1 together. */
+ * RP_PERF_BATCH_BYTES of the ring (at least one): larger batches of large
+ * records were measured slower per record (bench/RESULTS.md, Run H). */
 #define RP_PERF_BATCH 64u
 #define RP_PERF_BATCH_BYTES 4096u
 
