@@ -258,10 +258,14 @@ static uint64_t start_pos(const mem_ring *m)
 	return 3 * m->b.size - 296;
 }
 
-#define OPEN(m, start, flags)                                                     \
-	do {                                                                      \
-		int err_ = mem_ring_open(m, start, flags);                       \
-		CHECK(err_ == 0, "in-memory ring: %s", rp_strerror(err_));       \
+/* Every test's ring: open (CHECK, so it needs t and out:), the records
+ * to come from start_pos, the tail there. */
+#define START(m, b, flags)                                                    \
+	do {                                                                  \
+		int err_ = mem_ring_open(m, 0, flags);                       \
+		CHECK(err_ == 0, "in-memory ring: %s", rp_strerror(err_));   \
+		built_init(b, start_pos(m));                                 \
+		(m)->r.tail = (b)->pos[0];                                   \
 	} while (0)
 
 /* ---- tests ---- */
@@ -277,9 +281,7 @@ void test_samples_batches(itest *t)
 	int r;
 
 	memset(&g, 0, sizeof(g));
-	OPEN(&m, 0, 0);
-	built_init(&b, start_pos(&m));
-	m.r.tail = b.pos[0];
+	START(&m, &b, 0);
 	put_samples(&m, &b, 100);
 	CHECK(rp_perf_ring_drain_samples(&m.r, NULL, NULL, NULL, 0) == -EINVAL, "fn NULL");
 	r = rp_perf_ring_drain_samples(&m.r, on_samples, NULL, &g, 0);
@@ -315,9 +317,7 @@ void test_samples_other_records(itest *t)
 
 	for (int with_other = 1; with_other >= 0; with_other--) {
 		memset(&g, 0, sizeof(g));
-		OPEN(&m, 0, 0);
-		built_init(&b, start_pos(&m));
-		m.r.tail = b.pos[0];
+		START(&m, &b, 0);
 		put_all(&m, &b, kinds);
 		r = rp_perf_ring_drain_samples(&m.r, on_samples, with_other ? on_other : NULL, &g, 0);
 		CHECK(r == 8, "other %d: drained %d", with_other, r);
@@ -338,6 +338,17 @@ void test_samples_other_records(itest *t)
 	}
 out:
 	mem_ring_close(&m);
+}
+
+/* The records of kinds, then a SAMPLE header of size 4 (RP_E_HDR_SHORT)
+ * where the next record would start, data_head 32 bytes past it (8-aligned
+ * and inside the ring: a head the default policy trusts).  Returns it. */
+static uint64_t put_then_short_header(mem_ring *m, built *b, const char *kinds)
+{
+	put_all(m, b, kinds);
+	rb_put_header(&m->b, b->pos[b->n], RP_RECORD_SAMPLE, 0, 4);
+	mem_ring_head(m, b->pos[b->n] + 32);
+	return b->pos[b->n] + 32;
 }
 
 static int on_payload(void *p, const rp_bpf_sample *s)
@@ -375,13 +386,8 @@ static void corrupt_after_good(itest *t, int mode, bool strict)
 	int r;
 
 	memset(&g, 0, sizeof(g));
-	OPEN(&m, 0, strict ? RP_STRICT : 0);
-	built_init(&b, start_pos(&m));
-	m.r.tail = b.pos[0];
-	put_all(&m, &b, "SLS");
-	rb_put_header(&m.b, b.pos[3], RP_RECORD_SAMPLE, 0, 4);
-	head = b.pos[3] + 32;
-	mem_ring_head(&m, head);
+	START(&m, &b, strict ? RP_STRICT : 0);
+	head = put_then_short_header(&m, &b, "SLS");
 	r = drain_with(&m, mode, &g);
 	CHECK(r == (strict ? RP_E_HDR_SHORT : 3), "mode %d strict %d: drained %d", mode, strict,
 	      r);
@@ -430,13 +436,8 @@ static void corrupt_after_stop(itest *t, int mode, bool strict)
 	int r;
 
 	memset(&g, 0, sizeof(g));
-	OPEN(&m, 0, strict ? RP_STRICT : 0);
-	built_init(&b, start_pos(&m));
-	m.r.tail = b.pos[0];
-	put_all(&m, &b, "SS");
-	rb_put_header(&m.b, b.pos[2], RP_RECORD_SAMPLE, 0, 4);
-	head = b.pos[2] + 32;
-	mem_ring_head(&m, head);
+	START(&m, &b, strict ? RP_STRICT : 0);
+	head = put_then_short_header(&m, &b, "SS");
 	g.fn_ret = 1;
 	g.fn_ret_call = mode == PAYLOADS ? 2 : 1; /* the call with the second sample */
 	r = drain_with(&m, mode, &g);
@@ -471,9 +472,7 @@ static void bad_head_after_good(itest *t, int mode)
 	int r;
 
 	memset(&g, 0, sizeof(g));
-	OPEN(&m, 0, 0);
-	built_init(&b, start_pos(&m));
-	m.r.tail = b.pos[0];
+	START(&m, &b, 0);
 	put_all(&m, &b, "SS");
 	mem_ring_head(&m, b.pos[2] + 4);
 	r = drain_with(&m, mode, &g);
@@ -520,9 +519,7 @@ void test_samples_callback_stops(itest *t)
 
 	for (int neg = 0; neg < 2; neg++) {
 		memset(&g, 0, sizeof(g));
-		OPEN(&m, 0, 0);
-		built_init(&b, start_pos(&m));
-		m.r.tail = b.pos[0];
+		START(&m, &b, 0);
 		put_samples(&m, &b, 100);
 		g.fn_ret = neg ? -42 : 1;
 		g.fn_ret_call = 1;
@@ -537,9 +534,7 @@ void test_samples_callback_stops(itest *t)
 		mem_ring_close(&m);
 
 		memset(&g, 0, sizeof(g));
-		OPEN(&m, 0, 0);
-		built_init(&b, start_pos(&m));
-		m.r.tail = b.pos[0];
+		START(&m, &b, 0);
 		put_all(&m, &b, "SSLSS");
 		g.other_ret = neg ? -7 : 1;
 		g.other_ret_call = 1;
@@ -569,9 +564,7 @@ void test_samples_payloads(itest *t)
 	int r;
 
 	memset(&g, 0, sizeof(g));
-	OPEN(&m, 0, 0);
-	built_init(&b, start_pos(&m));
-	m.r.tail = b.pos[0];
+	START(&m, &b, 0);
 	put_all(&m, &b, "SSLSCSMS");
 	CHECK(rp_perf_ring_drain_payloads(&m.r, NULL, on_other, &g, 0) == -EINVAL, "fn NULL");
 	r = rp_perf_ring_drain_payloads(&m.r, on_payload, on_other, &g, 0);
@@ -583,9 +576,7 @@ void test_samples_payloads(itest *t)
 
 	for (int neg = 0; neg < 2; neg++) {
 		memset(&g, 0, sizeof(g));
-		OPEN(&m, 0, 0);
-		built_init(&b, start_pos(&m));
-		m.r.tail = b.pos[0];
+		START(&m, &b, 0);
 		put_samples(&m, &b, 100);
 		g.fn_ret = neg ? -42 : 1;
 		g.fn_ret_call = 5;
@@ -618,9 +609,7 @@ void test_samples_max_records(itest *t)
 	int r;
 
 	memset(&g, 0, sizeof(g));
-	OPEN(&m, 0, 0);
-	built_init(&b, start_pos(&m));
-	m.r.tail = b.pos[0];
+	START(&m, &b, 0);
 	put_samples(&m, &b, 100);
 	r = rp_perf_ring_drain_samples(&m.r, on_samples, on_other, &g, 10);
 	CHECK(r == 10 && g.calls == 1 && g.batch[0] == 10 && seen(&b, &g, 0, 0, 10, true),
@@ -642,9 +631,7 @@ void test_samples_max_records(itest *t)
 	for (int with_other = 1; with_other >= 0; with_other--) {
 		rp_perf_ring_fn other = with_other ? on_other : NULL;
 		memset(&g, 0, sizeof(g));
-		OPEN(&m, 0, 0);
-		built_init(&b, start_pos(&m));
-		m.r.tail = b.pos[0];
+		START(&m, &b, 0);
 		put_all(&m, &b, "SSLSS");
 		r = rp_perf_ring_drain_samples(&m.r, on_samples, other, &g, 2);
 		CHECK(r == 2 && g.other_calls == 0 && published(&m) == b.pos[2] &&
