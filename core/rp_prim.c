@@ -15,6 +15,42 @@ RP_HOT uint64_t rp_pos_off(uint64_t pos, uint64_t size)
 	return 8u * ((pos / 8u) % (size / 8u));
 }
 
+/* (m * q + r) mod m == r: the one modular fact the offset step needs. */
+/*@ ghost
+/@ requires 0 < m && 0 <= r < m;
+   assigns \nothing;
+   ensures (m * q + r) % m == r;
+@/
+static void rp_mod_fact(uint64_t m, uint64_t q, uint64_t r)
+{
+}
+*/
+
+/* The carried offset step (see rp_prim.h).  The ghost call gives the
+ * provers the one modular fact the step needs, instantiated with the terms
+ * at hand (as a lemma they do not find the instance). */
+RP_HOT uint64_t rp_off_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s, uint64_t t2)
+{
+	if (t2 < t)
+		return rp_pos_off(t2, size);
+	/*@ ghost
+	  uint64_t m = size / 8;
+	  uint64_t q = (t / 8) / m;
+	*/
+	//@ assert t / 8 == m * q + off / 8;
+	//@ assert t2 / 8 == t / 8 + s / 8;
+	uint64_t o = off + s;
+	if (o >= size) {
+		o -= size;
+		//@ ghost rp_mod_fact(m, q + 1, o / 8);
+		//@ assert t2 / 8 == m * (q + 1) + o / 8;
+	} else {
+		//@ ghost rp_mod_fact(m, q, o / 8);
+		//@ assert t2 / 8 == m * q + o / 8;
+	}
+	return o;
+}
+
 /* Each shifted byte is named and stated as a product (WP's bitshift tactic
  * proves the link; the provers then see plain linear arithmetic).  A sum of
  * shifts, not an OR and not `256u * b`: the one form gcc 12 and clang 14

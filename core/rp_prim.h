@@ -144,6 +144,20 @@ uint64_t rp_pos_add(uint64_t t, uint64_t n);
 */
 uint64_t rp_pos_off(uint64_t pos, uint64_t size);
 
+/* The offset of t2 = t + s (on the u64 circle), from t's offset: one add and
+ * one compare instead of a division per record.  When the position passes
+ * 2^64 the offset jumps (unless size divides 2^64, which the core does not
+ * assume), so that rare step divides again.  Both walks that carry an offset
+ * from record to record (perf, BPF ring buffer) step it here. */
+/*@ requires rp_ring_size_ok(size);
+    requires t % 8 == 0 && s % 8 == 0 && 8 <= s <= size;
+    requires off == rp_off(t, size);
+    requires t2 == (t + s < RP_U64_MOD ? t + s : t + s - RP_U64_MOD);
+    assigns \nothing;
+    ensures \result == rp_off(t2, size);
+*/
+uint64_t rp_off_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s, uint64_t t2);
+
 /* Compose bytes into a value in host byte order (b0 is the byte at the
  * lowest address).  The loads below and the spans' wrapped reads share them. */
 /*@ assigns \nothing;

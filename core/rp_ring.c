@@ -3,175 +3,129 @@
 /* The record whose header is at position t, given its offset off = t mod
  * size (by division in rp_ring_next; carried from record to record in the
  * batch loop).  data and size come by value, so that the batch loop keeps
- * them in registers across its stores to the records.  Writes *rec only on
- * RP_OK.  The header is read once, with one 8-byte load, and checked in
- * registers. */
+ * them in registers across its stores to the records.  The record goes back
+ * by value, with the status (no memory written: rec is the record on RP_OK
+ * and meaningless otherwise).  The header is read once, with one 8-byte
+ * load, and checked in registers. */
+typedef struct rp_ring_taken {
+	rp_status st;
+	rp_record rec;
+} rp_ring_taken;
+
 /*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
     requires off == rp_off(t, size);
-    requires \valid(rec) && \separated(rec, data + (0 .. size - 1));
-    assigns *rec;
+    assigns \nothing;
 
     behavior overrun:
       assumes rp_dist(head, t) > size;
-      assigns \nothing;
-      ensures \result == RP_E_OVERRUN;
+      ensures \result.st == RP_E_OVERRUN;
     behavior tail_align:
       assumes rp_dist(head, t) <= size;
       assumes t % 8 != 0;
-      assigns \nothing;
-      ensures \result == RP_E_TAIL_ALIGN;
+      ensures \result.st == RP_E_TAIL_ALIGN;
     behavior empty:
       assumes t % 8 == 0;
       assumes rp_dist(head, t) == 0;
-      assigns \nothing;
-      ensures \result == RP_EMPTY;
+      ensures \result.st == RP_EMPTY;
     behavior partial_header:
       assumes t % 8 == 0;
       assumes 0 < rp_dist(head, t) < 8;
-      assigns \nothing;
-      ensures \result == RP_E_TRUNCATED;
+      ensures \result.st == RP_E_TRUNCATED;
     behavior hdr_short:
       assumes t % 8 == 0;
       assumes 8 <= rp_dist(head, t) <= size;
       assumes rp_hdr_size_at(data, off) < 8;
-      assigns \nothing;
-      ensures \result == RP_E_HDR_SHORT;
+      ensures \result.st == RP_E_HDR_SHORT;
     behavior hdr_align:
       assumes t % 8 == 0;
       assumes 8 <= rp_dist(head, t) <= size;
       assumes rp_hdr_size_at(data, off) >= 8;
       assumes rp_hdr_size_at(data, off) % 8 != 0;
-      assigns \nothing;
-      ensures \result == RP_E_HDR_ALIGN;
+      ensures \result.st == RP_E_HDR_ALIGN;
     behavior truncated:
       assumes t % 8 == 0;
       assumes 8 <= rp_dist(head, t) <= size;
       assumes rp_hdr_size_at(data, off) >= 8;
       assumes rp_hdr_size_at(data, off) % 8 == 0;
       assumes rp_hdr_size_at(data, off) > rp_dist(head, t);
-      assigns \nothing;
-      ensures \result == RP_E_TRUNCATED;
+      ensures \result.st == RP_E_TRUNCATED;
     behavior ok:
       assumes t % 8 == 0;
       assumes 8 <= rp_dist(head, t) <= size;
       assumes rp_hdr_size_at(data, off) >= 8;
       assumes rp_hdr_size_at(data, off) % 8 == 0;
       assumes rp_hdr_size_at(data, off) <= rp_dist(head, t);
-      ensures \result == RP_OK;
-      ensures rec->pos == t;
-      ensures rec->size == \old(rp_hdr_size_at(data, off));
-      ensures rec->type == \old(rp_hdr_type_at(data, off));
-      ensures rec->misc == \old(rp_hdr_misc_at(data, off));
-      ensures rp_body_in_ring(data, size, off, rec->size, rec->body);
+      ensures \result.st == RP_OK;
+      ensures \result.rec.pos == t;
+      ensures \result.rec.size == rp_hdr_size_at(data, off);
+      ensures \result.rec.type == rp_hdr_type_at(data, off);
+      ensures \result.rec.misc == rp_hdr_misc_at(data, off);
+      ensures rp_body_in_ring(data, size, off, \result.rec.size, \result.rec.body);
     complete behaviors;
     disjoint behaviors;
 */
-static RP_HOT rp_status rp_ring_take(const uint8_t *data, uint64_t size, uint64_t head,
-                                     uint64_t t, uint64_t off, rp_record *rec)
+static RP_HOT rp_ring_taken rp_ring_take(const uint8_t *data, uint64_t size, uint64_t head,
+                                         uint64_t t, uint64_t off)
 {
+	rp_ring_taken res;
 	const uint64_t avail = rp_pos_dist(head, t);
 
+	res.rec.pos = t;
+	res.rec.type = 0;
+	res.rec.misc = 0;
+	res.rec.size = 0;
+	res.rec.body.p0 = data;
+	res.rec.body.n0 = 0;
+	res.rec.body.p1 = data;
+	res.rec.body.n1 = 0;
+	res.st = RP_E_OVERRUN;
 	if (avail > size)
-		return RP_E_OVERRUN;
+		return res;
+	res.st = RP_E_TAIL_ALIGN;
 	if (t % 8u != 0)
-		return RP_E_TAIL_ALIGN;
-	if (avail == 0)
-		return RP_EMPTY;
-	if (avail < 8u)
-		return RP_E_TRUNCATED;
+		return res;
+	/* Nothing at or past head is read: an empty ring and a partial header
+	 * are told apart by one test on the common path. */
+	if (avail < 8u) {
+		res.st = avail == 0 ? RP_EMPTY : RP_E_TRUNCATED;
+		return res;
+	}
 
 	/* The header never straddles the ring end: 8-aligned offset, size % 8 == 0. */
 	const rp_header h = rp_load_header(data + off);
 	/*@ assert h.type == rp_hdr_type_at(data, off) && h.misc == rp_hdr_misc_at(data, off) &&
 	           h.size == rp_hdr_size_at(data, off); */
 
+	res.st = RP_E_HDR_SHORT;
 	if (h.size < 8u)
-		return RP_E_HDR_SHORT;
+		return res;
+	res.st = RP_E_HDR_ALIGN;
 	if (h.size % 8u != 0)
-		return RP_E_HDR_ALIGN;
+		return res;
+	res.st = RP_E_TRUNCATED;
 	if (h.size > avail)
-		return RP_E_TRUNCATED;
+		return res;
 
-	const rp_span body = rp_slices_after(data, size, off, h.size - 8u);
-
-	rec->pos = t;
-	rec->type = h.type;
-	rec->misc = h.misc;
-	rec->size = h.size;
-	rec->body.p0 = body.p0;
-	rec->body.n0 = body.n0;
-	rec->body.p1 = body.p1;
-	rec->body.n1 = body.n1;
-	return RP_OK;
+	res.st = RP_OK;
+	res.rec.type = h.type;
+	res.rec.misc = h.misc;
+	res.rec.size = h.size;
+	res.rec.body = rp_slices_after(data, size, off, h.size - 8u);
+	return res;
 }
 
 RP_HOT rp_status rp_ring_next(const rp_ring *ring, uint64_t head, uint64_t *tail,
                        rp_record *rec)
 {
 	const uint64_t t = *tail;
-	rp_record r;
-	const rp_status st = rp_ring_take(ring->data, ring->size, head, t,
-	                                  rp_pos_off(t, ring->size), &r);
+	const rp_ring_taken k = rp_ring_take(ring->data, ring->size, head, t,
+	                                     rp_pos_off(t, ring->size));
 
-	if (st != RP_OK)
-		return st;
-	rec->pos = r.pos;
-	rec->type = r.type;
-	rec->misc = r.misc;
-	rec->size = r.size;
-	rec->body.p0 = r.body.p0;
-	rec->body.n0 = r.body.n0;
-	rec->body.p1 = r.body.p1;
-	rec->body.n1 = r.body.n1;
-	*tail = rp_pos_add(t, r.size);
+	if (k.st != RP_OK)
+		return k.st;
+	*rec = k.rec;
+	*tail = rp_pos_add(t, k.rec.size);
 	return RP_OK;
-}
-
-/* (m * q + r) mod m == r: the one modular fact the offset step needs. */
-/*@ ghost
-/@ requires 0 < m && 0 <= r < m;
-   assigns \nothing;
-   ensures (m * q + r) % m == r;
-@/
-static void rp_mod_fact(uint64_t m, uint64_t q, uint64_t r)
-{
-}
-*/
-
-/* The offset of t2 = t + s (on the u64 circle), from t's offset: one add and
- * one compare instead of a division per record.  When the position passes
- * 2^64 the offset jumps (unless size divides 2^64, which the core does not
- * assume), so that rare step divides again.  The ghost call gives the
- * provers the one modular fact the step needs, instantiated with the terms
- * at hand (as a lemma they do not find the instance). */
-/*@ requires rp_ring_size_ok(size);
-    requires t % 8 == 0 && s % 8 == 0 && 8 <= s <= size;
-    requires off == rp_off(t, size);
-    requires t2 == (t + s < RP_U64_MOD ? t + s : t + s - RP_U64_MOD);
-    assigns \nothing;
-    ensures \result == rp_off(t2, size);
-*/
-static RP_HOT uint64_t rp_off_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s,
-                                    uint64_t t2)
-{
-	if (t2 < t)
-		return rp_pos_off(t2, size);
-	/*@ ghost
-	  uint64_t m = size / 8;
-	  uint64_t q = (t / 8) / m;
-	*/
-	//@ assert t / 8 == m * q + off / 8;
-	//@ assert t2 / 8 == t / 8 + s / 8;
-	uint64_t o = off + s;
-	if (o >= size) {
-		o -= size;
-		//@ ghost rp_mod_fact(m, q + 1, o / 8);
-		//@ assert t2 / 8 == m * (q + 1) + o / 8;
-	} else {
-		//@ ghost rp_mod_fact(m, q, o / 8);
-		//@ assert t2 / 8 == m * q + o / 8;
-	}
-	return o;
 }
 
 /* One step of the batch loop: rp_ring_take at *tail, then *tail and the
@@ -209,11 +163,13 @@ static RP_HOT rp_ring_stepped rp_ring_step(const uint8_t *data, uint64_t size, u
 {
 	rp_ring_stepped out;
 	const uint64_t t = *tail;
+	const rp_ring_taken k = rp_ring_take(data, size, head, t, off);
 
-	out.st = rp_ring_take(data, size, head, t, off, rec);
+	out.st = k.st;
 	out.off = off;
 	if (out.st == RP_OK) {
-		const uint64_t s = rec->size;
+		const uint64_t s = k.rec.size;
+		*rec = k.rec;
 		const uint64_t t2 = rp_pos_add(t, s);
 		out.off = rp_off_after(size, t, off, s, t2);
 		*tail = t2;
@@ -321,9 +277,11 @@ rp_status rp_ring_drain(const rp_ring *ring, uint64_t head, uint64_t *tail,
  * one 8-byte load; its record is a local the compiler keeps in registers),
  * then checked the way rp_bpf_output_view checks it.  The raw size is one
  * 4-byte load: the body starts 8-aligned in a ring whose size is a multiple
- * of 8, so it never wraps.  The descriptor goes back by value (no memory
- * written: the batch loop then stores it once, field by field).  s is the
- * descriptor on RP_OK (and meaningless otherwise). */
+ * of 8, so it never wraps.  A record that does not reach the ring end (the
+ * common case) takes its own branch: raw size at off + 8, payload in one
+ * slice, none of the wrap arithmetic.  The descriptor goes back by value (no
+ * memory written: the batch loop then stores it once, field by field).  s is
+ * the descriptor on RP_OK (and meaningless otherwise). */
 typedef struct rp_bpf_taken {
 	rp_status st;
 	rp_bpf_sample s;
@@ -357,8 +315,6 @@ static RP_HOT rp_bpf_taken rp_bpf_take(const uint8_t *data, uint64_t size, uint6
                                        uint64_t t, uint64_t off)
 {
 	rp_bpf_taken res;
-	rp_record r;
-
 	res.s.pos = t;
 	res.s.size = 0;
 	res.s.raw_size = 0;
@@ -366,12 +322,29 @@ static RP_HOT rp_bpf_taken rp_bpf_take(const uint8_t *data, uint64_t size, uint6
 	res.s.data.n0 = 0;
 	res.s.data.p1 = data;
 	res.s.data.n1 = 0;
-	res.st = rp_ring_take(data, size, head, t, off, &r);
+	const rp_ring_taken k = rp_ring_take(data, size, head, t, off);
+	const rp_record r = k.rec;
+
+	res.st = k.st;
 	if (res.st != RP_OK)
 		return res;
 	res.st = RP_OTHER;
 	if (r.type != RP_RECORD_SAMPLE || r.size < 16u)
 		return res;
+
+	if (off + r.size <= size) {
+		/* The common case: the record does not wrap, nor does its payload. */
+		const uint32_t raw = rp_load_u32(data + off + 8u);
+		//@ assert raw == rp_raw_size_at(data, size, off);
+		if (raw > r.size - 12u)
+			return res;
+		res.st = RP_OK;
+		res.s.size = r.size;
+		res.s.raw_size = raw;
+		res.s.data.p0 = data + off + 12u;
+		res.s.data.n0 = raw;
+		return res;
+	}
 
 	const uint64_t bo = off + 8u >= size ? 0 : off + 8u;
 	const uint32_t raw = rp_load_u32(data + bo);

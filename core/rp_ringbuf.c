@@ -1,46 +1,159 @@
 #include "rp_ringbuf.h"
 
+/* The record whose header is at position c, given its offset off = c mod
+ * size (by division in rp_ringbuf_next; carried from record to record in
+ * the drain, as the perf walk does).  The record goes back by value, with
+ * the status (no memory written: rec is the record on RP_OK and meaningless
+ * otherwise).  The len word is loaded once. */
+typedef struct rp_rb_taken {
+	rp_status st;
+	rp_rb_record rec;
+} rp_rb_taken;
+
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires off == rp_off(c, size);
+    assigns \nothing;
+
+    behavior overrun:
+      assumes rp_dist(producer, c) > size;
+      ensures \result.st == RP_E_RB_OVERRUN;
+    behavior misaligned:
+      assumes rp_dist(producer, c) <= size;
+      assumes c % 8 != 0 || producer % 8 != 0;
+      ensures \result.st == RP_E_RB_ALIGN;
+    behavior empty:
+      assumes c % 8 == 0 && producer % 8 == 0;
+      assumes rp_dist(producer, c) == 0;
+      ensures \result.st == RP_EMPTY;
+    behavior busy:
+      assumes c % 8 == 0 && producer % 8 == 0;
+      assumes 8 <= rp_dist(producer, c) <= size;
+      assumes rp_rb_is_busy(rp_rb_word_at(data, off));
+      ensures \result.st == RP_BUSY;
+    behavior bad_len:
+      assumes c % 8 == 0 && producer % 8 == 0;
+      assumes 8 <= rp_dist(producer, c) <= size;
+      assumes !rp_rb_is_busy(rp_rb_word_at(data, off));
+      assumes rp_rb_total(rp_rb_len(rp_rb_word_at(data, off))) > rp_dist(producer, c);
+      ensures \result.st == RP_E_RB_LEN;
+    behavior ok:
+      assumes c % 8 == 0 && producer % 8 == 0;
+      assumes 8 <= rp_dist(producer, c) <= size;
+      assumes !rp_rb_is_busy(rp_rb_word_at(data, off));
+      assumes rp_rb_total(rp_rb_len(rp_rb_word_at(data, off))) <= rp_dist(producer, c);
+      ensures \result.st == RP_OK;
+      ensures \result.rec.pos == c;
+      ensures \result.rec.len == rp_rb_len(rp_rb_word_at(data, off));
+      ensures \result.rec.size == rp_rb_total(\result.rec.len);
+      ensures \result.rec.discarded <==> rp_rb_is_discard(rp_rb_word_at(data, off));
+      ensures rp_slices_in_ring(data, size, off, \result.rec.len, \result.rec.data);
+    complete behaviors;
+    disjoint behaviors;
+*/
+static RP_HOT rp_rb_taken rp_rb_take(const uint8_t *data, uint64_t size, uint64_t producer,
+                                     uint64_t c, uint64_t off)
+{
+	rp_rb_taken res;
+	const uint64_t avail = rp_pos_dist(producer, c);
+
+	res.rec.pos = c;
+	res.rec.len = 0;
+	res.rec.size = 0;
+	res.rec.discarded = false;
+	res.rec.data.p0 = data;
+	res.rec.data.n0 = 0;
+	res.rec.data.p1 = data;
+	res.rec.data.n1 = 0;
+	res.st = RP_E_RB_OVERRUN;
+	if (avail > size)
+		return res;
+	res.st = RP_E_RB_ALIGN;
+	if (c % 8u != 0 || producer % 8u != 0)
+		return res;
+	res.st = RP_EMPTY;
+	if (avail == 0)
+		return res;
+
+	const uint32_t word = rp_load_u32(data + off);
+	//@ assert word == rp_rb_word_at(data, off);
+	res.st = RP_BUSY;
+	if (word >= RP_RB_BUSY_BIT)
+		return res;
+	const uint32_t len = word % RP_RB_DISCARD_BIT; /* bits 0-29 */
+	//@ assert rb_len: len == rp_rb_len(rp_rb_word_at(data, off));
+	const uint64_t total = ((uint64_t)len + 7u) / 8u * 8u + 8u;
+	//@ assert rb_total: total == rp_rb_total(len);
+	res.st = RP_E_RB_LEN;
+	if (total > avail)
+		return res;
+	//@ assert rb_in: len + 8 <= size;
+
+	res.st = RP_OK;
+	res.rec.len = len;
+	res.rec.size = (uint32_t)total;
+	/* Division, not masks: the bit tests prove as arithmetic. */
+	res.rec.discarded = (word / RP_RB_DISCARD_BIT) % 2u == 1u;
+	res.rec.data = rp_slices_after(data, size, off, len);
+	return res;
+}
+
 RP_HOT rp_status rp_ringbuf_next(const rp_ring *ring, uint64_t producer,
                           uint64_t *consumer, rp_rb_record *rec)
 {
 	const uint64_t c = *consumer;
-	const uint64_t avail = rp_pos_dist(producer, c);
+	const rp_rb_taken k = rp_rb_take(ring->data, ring->size, producer, c,
+	                                 rp_pos_off(c, ring->size));
 
-	if (avail > ring->size)
-		return RP_E_RB_OVERRUN;
-	if (c % 8u != 0 || producer % 8u != 0)
-		return RP_E_RB_ALIGN;
-	if (avail == 0)
-		return RP_EMPTY;
-
-	const uint64_t off = rp_pos_off(c, ring->size);
-	const uint32_t word = rp_load_u32(ring->data + off);
-	//@ assert word == rp_rb_word(ring, rp_off(c, ring->size));
-	if (word >= RP_RB_BUSY_BIT)
-		return RP_BUSY;
-	//@ assert rb_ready: !rp_rb_is_busy(rp_rb_word(ring, rp_off(c, ring->size)));
-	const uint32_t len = word % RP_RB_DISCARD_BIT; /* bits 0-29 */
-	//@ assert rb_len: len == rp_rb_len(rp_rb_word(ring, rp_off(c, ring->size)));
-	const uint64_t total = ((uint64_t)len + 7u) / 8u * 8u + 8u;
-	//@ assert rb_total: total == rp_rb_total(len);
-	//@ assert rb_fits: len + 8 <= total;
-	if (total > avail)
-		return RP_E_RB_LEN;
-	//@ assert rb_in: len + 8 <= ring->size;
-	/* Division, not masks: the bit tests prove as arithmetic. */
-	const bool discarded = (word / RP_RB_DISCARD_BIT) % 2u == 1u;
-	//@ assert rb_d: discarded <==> rp_rb_is_discard(rp_rb_word(ring, rp_off(c, ring->size)));
-
-	const rp_span d = rp_slices_after(ring->data, ring->size, off, len);
-	//@ assert rb_span: rp_rb_data_in_ring(ring, off, len, d);
-
-	rec->pos = c;
-	rec->len = len;
-	rec->size = (uint32_t)total;
-	rec->discarded = discarded;
-	rec->data = d;
-	*consumer = rp_pos_add(c, total);
+	if (k.st != RP_OK)
+		return k.st;
+	*rec = k.rec;
+	*consumer = rp_pos_add(c, k.rec.size);
 	return RP_OK;
+}
+
+/* One step of the drain: rp_rb_take at c, then the position and the offset
+ * moved past the record, by value.  Its contract holds only the facts the
+ * drain's loop needs. */
+typedef struct rp_rb_stepped {
+	rp_status st;
+	uint64_t c;   /* the position after the record, on RP_OK */
+	uint64_t off; /* its offset, on RP_OK */
+	rp_rb_record rec;
+} rp_rb_stepped;
+
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires off == rp_off(c, size);
+    assigns \nothing;
+    ensures rbs_codes: \result.st == RP_OK || \result.st == RP_EMPTY || \result.st == RP_BUSY ||
+              \result.st < 0;
+    ensures rbs_empty: \result.st == RP_EMPTY ==> producer == c;
+    ensures rbs_step: \result.st == RP_OK ==>
+              \result.rec.pos == c && \result.rec.pos % 8 == 0 && \result.rec.size >= 8 &&
+              \result.rec.size == rp_rb_total(\result.rec.len) &&
+              rp_dist(producer, c) <= size &&
+              rp_dist(\result.c, c) == \result.rec.size &&
+              rp_dist(producer, \result.c) == rp_dist(producer, c) - \result.rec.size &&
+              \result.off == rp_off(\result.c, size);
+    ensures rbs_data: \result.st == RP_OK ==>
+              rp_slices_in_ring(data, size, rp_off(\result.rec.pos, size), \result.rec.len,
+                                \result.rec.data);
+*/
+static RP_HOT rp_rb_stepped rp_rb_step(const uint8_t *data, uint64_t size, uint64_t producer,
+                                       uint64_t c, uint64_t off)
+{
+	rp_rb_stepped res;
+	const rp_rb_taken k = rp_rb_take(data, size, producer, c, off);
+
+	res.st = k.st;
+	res.rec = k.rec;
+	res.c = c;
+	res.off = off;
+	if (k.st == RP_OK) {
+		const uint64_t s = k.rec.size;
+		res.c = rp_pos_add(c, s);
+		res.off = rp_off_after(size, c, off, s, res.c);
+	}
+	return res;
 }
 
 rp_status rp_ringbuf_drain(const rp_ring *ring, uint64_t producer,
@@ -51,14 +164,14 @@ rp_status rp_ringbuf_drain(const rp_ring *ring, uint64_t producer,
 	const uint8_t *const base = ring->data;
 	const uint64_t rsize = ring->size;
 	uint64_t c = *consumer;
+	uint64_t off = rp_pos_off(c, rsize);
 	uint32_t n = 0;
 	uint64_t skipped = 0;
 	rp_status st = RP_EMPTY;
-	(void)base;
-	(void)rsize;
 
 	/*@ loop invariant base == ring->data && rsize == ring->size;
 	    loop invariant 0 <= n <= max;
+	    loop invariant off == rp_off(c, rsize);
 	    loop invariant 8 * (n + skipped) <= rp_dist(c, \at(*consumer, Pre));
 	    loop invariant rp_dist(producer, c) + rp_dist(c, \at(*consumer, Pre)) ==
 	                   rp_dist(producer, \at(*consumer, Pre));
@@ -82,16 +195,19 @@ rp_status rp_ringbuf_drain(const rp_ring *ring, uint64_t producer,
 	                     recs[k].data.n0 == rsize -
 	                       rp_body_off(rp_off(recs[k].pos, rsize), rsize);
 	    loop invariant st == RP_EMPTY;
-	    loop assigns n, c, skipped, st, recs[0 .. max - 1];
+	    loop assigns n, c, off, skipped, st, recs[0 .. max - 1];
 	    loop variant rp_dist(producer, c);
 	*/
 	while (n < max) {
-		rp_rb_record r;
-		st = rp_ringbuf_next(ring, producer, &c, &r);
+		const rp_rb_stepped k = rp_rb_step(base, rsize, producer, c, off);
+		const rp_rb_record r = k.rec;
+		st = k.st;
 		if (st != RP_OK) {
 			//@ assert rb_stop: st == RP_EMPTY ==> c == producer;
 			break;
 		}
+		c = k.c;
+		off = k.off;
 		st = RP_EMPTY;
 		if (r.discarded) {
 			skipped++;

@@ -57,8 +57,9 @@ typedef struct rp_rb_record {
 } rp_rb_record;
 
 /*@
-  logic integer rp_rb_word(rp_ring *r, integer o) =
-    rp_le32(r->data[o], r->data[o + 1], r->data[o + 2], r->data[o + 3]);
+  logic integer rp_rb_word_at(uint8_t *d, integer o) =
+    rp_le32(d[o], d[o + 1], d[o + 2], d[o + 3]);
+  logic integer rp_rb_word(rp_ring *r, integer o) = rp_rb_word_at(r->data, o);
   // BPF_RINGBUF_BUSY_BIT (2^31) and BPF_RINGBUF_DISCARD_BIT (2^30) of a
   // len word w (0 <= w < 2^32); its length is w mod 2^30, bits 0-29.
   logic integer rp_rb_busy_bit = RP_RB_BUSY_BIT;
