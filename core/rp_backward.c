@@ -43,53 +43,130 @@ static void rp_bw_copy(const uint8_t *data, uint64_t rsize, uint64_t off,
 	}
 }
 
+/* The header walked bytes after head, checked: the status and, on RP_OK,
+ * the header and its offset, by value (no memory written: rp_backward_next
+ * then writes the record and the copy once, on RP_OK).  The header is read
+ * once, with one 8-byte load; the ring may change under us. */
+typedef struct rp_bw_taken {
+	rp_status st;
+	uint64_t off;
+	rp_header h;
+} rp_bw_taken;
+
+/*@ requires 8 <= rsize <= 4294967296 && rsize % 8 == 0;
+    requires \valid_read(data + (0 .. rsize - 1));
+    requires w <= rsize;
+    assigns \nothing;
+    // For the caller: what RP_OK implies (so that it needs no case analysis).
+    ensures bw_taken: \result.st == RP_OK ==>
+              w < rsize && \result.off == rp_bw_off(head, w, rsize) && \result.off + 8 <= rsize &&
+              \result.h.size == rp_bw_size_at(data, rsize, head, w) &&
+              \result.h.size >= 8 && \result.h.size % 8 == 0 &&
+              w + \result.h.size <= rsize && \result.h.size - 8 <= cap;
+
+    behavior misaligned:
+      assumes head % 8 != 0 || w % 8 != 0;
+      ensures \result.st == RP_E_BW_POS_ALIGN;
+    behavior full:
+      assumes head % 8 == 0 && w % 8 == 0;
+      assumes w == rsize;
+      ensures \result.st == RP_EMPTY;
+    behavior zero:
+      assumes head % 8 == 0 && w % 8 == 0 && w < rsize;
+      assumes rp_bw_size_at(data, rsize, head, w) == 0;
+      ensures \result.st == RP_BW_END_ZERO;
+    behavior hdr_short:
+      assumes head % 8 == 0 && w % 8 == 0 && w < rsize;
+      assumes 0 < rp_bw_size_at(data, rsize, head, w) < 8;
+      ensures \result.st == RP_E_BW_HDR_SHORT;
+    behavior hdr_align:
+      assumes head % 8 == 0 && w % 8 == 0 && w < rsize;
+      assumes rp_bw_size_at(data, rsize, head, w) >= 8;
+      assumes rp_bw_size_at(data, rsize, head, w) % 8 != 0;
+      ensures \result.st == RP_E_BW_HDR_ALIGN;
+    behavior overwritten:
+      assumes head % 8 == 0 && w % 8 == 0 && w < rsize;
+      assumes rp_bw_size_at(data, rsize, head, w) >= 8;
+      assumes rp_bw_size_at(data, rsize, head, w) % 8 == 0;
+      assumes w + rp_bw_size_at(data, rsize, head, w) > rsize;
+      ensures \result.st == RP_BW_END_OVERWRITTEN;
+    behavior scratch_small:
+      assumes head % 8 == 0 && w % 8 == 0 && w < rsize;
+      assumes rp_bw_size_at(data, rsize, head, w) >= 8;
+      assumes rp_bw_size_at(data, rsize, head, w) % 8 == 0;
+      assumes w + rp_bw_size_at(data, rsize, head, w) <= rsize;
+      assumes rp_bw_size_at(data, rsize, head, w) - 8 > cap;
+      ensures \result.st == RP_E_BW_SCRATCH;
+    behavior ok:
+      assumes head % 8 == 0 && w % 8 == 0 && w < rsize;
+      assumes rp_bw_size_at(data, rsize, head, w) >= 8;
+      assumes rp_bw_size_at(data, rsize, head, w) % 8 == 0;
+      assumes w + rp_bw_size_at(data, rsize, head, w) <= rsize;
+      assumes rp_bw_size_at(data, rsize, head, w) - 8 <= cap;
+      ensures \result.st == RP_OK;
+      ensures \result.off == rp_bw_off(head, w, rsize);
+      ensures \result.off + 8 <= rsize;
+      ensures \result.h.size == rp_bw_size_at(data, rsize, head, w);
+      ensures \result.h.type == rp_hdr_type_at(data, \result.off);
+      ensures \result.h.misc == rp_hdr_misc_at(data, \result.off);
+    complete behaviors;
+    disjoint behaviors;
+*/
+static rp_bw_taken rp_bw_take(const uint8_t *data, uint64_t rsize, uint64_t head, uint64_t w,
+                              uint32_t cap)
+{
+	rp_bw_taken res;
+
+	res.off = 0;
+	res.h.type = 0;
+	res.h.misc = 0;
+	res.h.size = 0;
+	res.st = RP_E_BW_POS_ALIGN;
+	if (head % 8u != 0 || w % 8u != 0)
+		return res;
+	res.st = RP_EMPTY;
+	if (w == rsize)
+		return res;
+
+	res.off = rp_bw_offset(head, w, rsize);
+	res.h = rp_load_header(data + res.off);
+	//@ assert bw_hdr: res.h.size == rp_bw_size_at(data, rsize, head, w);
+
+	const uint16_t size = res.h.size;
+	if (size == 0)
+		res.st = RP_BW_END_ZERO;
+	else if (size < 8u)
+		res.st = RP_E_BW_HDR_SHORT;
+	else if (size % 8u != 0)
+		res.st = RP_E_BW_HDR_ALIGN;
+	else if (size > rsize - w)
+		res.st = RP_BW_END_OVERWRITTEN;
+	else if ((uint32_t)size - 8u > cap)
+		res.st = RP_E_BW_SCRATCH;
+	else
+		res.st = RP_OK;
+	return res;
+}
+
 rp_status rp_backward_next(const rp_ring *ring, uint64_t head, uint64_t *walked,
                            uint8_t *scratch, uint32_t cap, rp_record *rec)
 {
 	const uint64_t w = *walked;
+	const rp_bw_taken k = rp_bw_take(ring->data, ring->size, head, w, cap);
 
-	if (head % 8u != 0 || w % 8u != 0)
-		return RP_E_BW_POS_ALIGN;
-	if (w == ring->size)
-		return RP_EMPTY;
-
-	/* The header, read once into locals; the ring may change under us. */
-	const uint8_t *const data = ring->data;
-	const uint64_t rsize = ring->size;
-	const uint64_t off = rp_bw_offset(head, w, rsize);
-	const uint8_t *hdr = data + off;
-	const rp_header h = rp_load_header(hdr);
-	const uint32_t type = h.type;
-	const uint16_t misc = h.misc;
-	const uint16_t size = h.size;
-	//@ assert bw_off: off == rp_bw_off(head, w, ring->size);
-	//@ assert bw_hdr: size == rp_hdr_size(ring, off);
-	//@ assert bw_named: size == rp_bw_size(ring, head, w);
-	//@ assert bw_type: type == rp_hdr_type(ring, off);
-	//@ assert bw_misc: misc == rp_hdr_misc(ring, off);
-
-	if (size == 0)
-		return RP_BW_END_ZERO;
-	if (size < 8u)
-		return RP_E_BW_HDR_SHORT;
-	if (size % 8u != 0)
-		return RP_E_BW_HDR_ALIGN;
-	if (size > rsize - w)
-		return RP_BW_END_OVERWRITTEN;
-	const uint32_t body_len = (uint32_t)size - 8u;
-	if (body_len > cap)
-		return RP_E_BW_SCRATCH;
-
+	if (k.st != RP_OK)
+		return k.st;
+	const uint32_t body_len = (uint32_t)k.h.size - 8u;
 	rec->pos = rp_pos_add(head, w);
-	rec->type = type;
-	rec->misc = misc;
-	rec->size = size;
+	rec->type = k.h.type;
+	rec->misc = k.h.misc;
+	rec->size = k.h.size;
 	rec->body.p0 = scratch;
 	rec->body.n0 = body_len;
 	rec->body.p1 = scratch;
 	rec->body.n1 = 0;
-	*walked = w + size;
-	rp_bw_copy(data, rsize, off, body_len, scratch);
+	*walked = w + k.h.size;
+	rp_bw_copy(ring->data, ring->size, k.off, body_len, scratch);
 	return RP_OK;
 }
 

@@ -47,8 +47,10 @@
   logic integer rp_bw_wrap(integer x, integer size) = x < size ? x : x - size;
 
   // The size field of the header walked bytes after head (walked < size).
+  logic integer rp_bw_size_at(uint8_t *d, integer rsize, integer head, integer walked) =
+    rp_hdr_size_at(d, rp_bw_off(head, walked, rsize));
   logic integer rp_bw_size(rp_ring *r, integer head, integer walked) =
-    rp_hdr_size(r, rp_bw_off(head, walked, r->size));
+    rp_bw_size_at(r->data, r->size, head, walked);
 */
 
 /* Copy the record walked bytes after head into scratch and decode it.
