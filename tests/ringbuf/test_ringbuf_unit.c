@@ -349,6 +349,38 @@ static void rb_full_across_2_64(void **state)
 	assert_int_equal(rp_ringbuf_next(&r, 0, &cons, &rec), RP_EMPTY);
 }
 
+/* The drain carries the offset from record to record.  In a 40-byte ring,
+ * which does not divide 2^64 (2^64 mod 40 = 16), the offset jumps back by 16
+ * where the position wraps: positions 2^64 - 16 .. 2^64 - 1 and 0 .. 15
+ * share offsets 0 .. 15, so the four empty records at 2^64 - 16, 2^64 - 8, 0
+ * and 8 are the two headers at offsets 0 and 8, each read twice.  The rest
+ * of the ring is 0xff (BUSY): a drain that carried the offset across the
+ * wrap without the jump (8 + 8 = 16 after the record at 2^64 - 8) would stop
+ * there with RP_BUSY after two records. */
+static void rb_drain_offset_across_2_64(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(40, 0xff);
+	const uint64_t start = UINT64_MAX - 15; /* 2^64 - 16: offset 0 */
+	tb_rb_put(ring_mem, 40, start, 0, NULL);     /* offset 0 */
+	tb_rb_put(ring_mem, 40, start + 8, 0, NULL); /* offset 8 */
+	assert_int_equal(ring_mem[16], 0xff);
+	rp_rb_record recs[6];
+	uint64_t cons = start, disc = 99;
+	uint32_t n = 99;
+	static const uint64_t want_pos[4] = { UINT64_MAX - 15, UINT64_MAX - 7, 0, 8 };
+
+	assert_int_equal(rp_ringbuf_drain(&r, 16, &cons, recs, 6, &n, &disc), RP_EMPTY);
+	assert_int_equal(n, 4);
+	assert_int_equal(disc, 0);
+	assert_true(cons == 16);
+	for (uint32_t k = 0; k < 4; k++) {
+		assert_true(recs[k].pos == want_pos[k]);
+		assert_int_equal(recs[k].len, 0);
+		assert_ptr_equal(recs[k].data.p0, ring_mem + 8 + 8 * (k % 2));
+	}
+}
+
 /* Header words at the edges of the busy, discard and length fields.  The
  * ring claims 2^31 bytes so that a 2^30-byte record fits; the walk reads
  * only the 8-byte header at offset 0 (ring_mem), never the data. */
@@ -709,6 +741,7 @@ int main(void)
 		cmocka_unit_test(rb_overrun),
 		cmocka_unit_test(rb_u64_wrap),
 		cmocka_unit_test(rb_full_across_2_64),
+		cmocka_unit_test(rb_drain_offset_across_2_64),
 		cmocka_unit_test(rb_header_word_edges),
 		cmocka_unit_test(rb_drain_more_and_zero_max),
 		cmocka_unit_test(rb_full_ring_of_records),
