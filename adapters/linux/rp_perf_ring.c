@@ -122,15 +122,13 @@ void rp_perf_stats_add(rp_perf_stats *stats, const rp_record *recs, uint32_t n)
 	stats_count(stats, n, bytes);
 }
 
-/* The same for a batch of BPF-output samples (never LOST). */
+/* The same for a batch of BPF-output samples (never LOST).  The samples of
+ * a batch chain, each ending where the next begins (the core proves it), so
+ * their bytes are the span from the first to the end of the last: no pass
+ * over the batch. */
 static void stats_add_samples(rp_perf_stats *stats, const rp_bpf_sample *s, uint32_t n)
 {
-	uint64_t bytes = 0;
-	uint32_t k;
-
-	for (k = 0; k < n; k++)
-		bytes += s[k].size;
-	stats_count(stats, n, bytes);
+	stats_count(stats, n, n ? s[n - 1].pos + s[n - 1].size - s[0].pos : 0);
 }
 
 /* data_head is what the kernel can have written: 8-aligned and at most the
