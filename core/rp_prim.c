@@ -26,10 +26,20 @@ static void rp_mod_fact(uint64_t m, uint64_t q, uint64_t r)
 }
 */
 
-/* The carried offset step (see rp_prim.h).  The ghost call gives the
- * provers the one modular fact the step needs, instantiated with the terms
- * at hand (as a lemma they do not find the instance). */
-RP_HOT uint64_t rp_off_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s, uint64_t t2)
+/* The offset of t2 = t + s (on the u64 circle), from t's offset.  When the
+ * position passes 2^64 the offset jumps (unless size divides 2^64, which the
+ * core does not assume), so that rare step divides again.  The ghost call
+ * gives the provers the one modular fact the step needs, instantiated with
+ * the terms at hand (as a lemma they do not find the instance). */
+/*@ requires rp_ring_size_ok(size);
+    requires t % 8 == 0 && s % 8 == 0 && 8 <= s <= size;
+    requires off == rp_off(t, size);
+    requires t2 == (t + s < RP_U64_MOD ? t + s : t + s - RP_U64_MOD);
+    assigns \nothing;
+    ensures \result == rp_off(t2, size);
+*/
+static RP_HOT uint64_t rp_off_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s,
+                                    uint64_t t2)
 {
 	if (t2 < t)
 		return rp_pos_off(t2, size);
@@ -49,6 +59,15 @@ RP_HOT uint64_t rp_off_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s
 		//@ assert t2 / 8 == m * q + o / 8;
 	}
 	return o;
+}
+
+RP_HOT rp_place rp_place_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s)
+{
+	rp_place next;
+
+	next.pos = rp_pos_add(t, s);
+	next.off = rp_off_after(size, t, off, s, next.pos);
+	return next;
 }
 
 /* Each shifted byte is named and stated as a product (WP's bitshift tactic

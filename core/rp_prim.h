@@ -144,19 +144,26 @@ uint64_t rp_pos_add(uint64_t t, uint64_t n);
 */
 uint64_t rp_pos_off(uint64_t pos, uint64_t size);
 
-/* The offset of t2 = t + s (on the u64 circle), from t's offset: one add and
- * one compare instead of a division per record.  When the position passes
- * 2^64 the offset jumps (unless size divides 2^64, which the core does not
- * assume), so that rare step divides again.  Both walks that carry an offset
- * from record to record (perf, BPF ring buffer) step it here. */
+/* A walk's place: a position and its offset in the ring. */
+typedef struct rp_place {
+	uint64_t pos;
+	uint64_t off;
+} rp_place;
+
+/* The place s bytes (a record) after position t at offset off: the
+ * position on the u64 circle, and the offset carried from off with one add
+ * and one compare instead of a division per record.  Every walk that
+ * carries an offset from record to record (perf, BPF ring buffer) steps
+ * here. */
 /*@ requires rp_ring_size_ok(size);
     requires t % 8 == 0 && s % 8 == 0 && 8 <= s <= size;
     requires off == rp_off(t, size);
-    requires t2 == (t + s < RP_U64_MOD ? t + s : t + s - RP_U64_MOD);
     assigns \nothing;
-    ensures \result == rp_off(t2, size);
+    ensures \result.pos == (t + s < RP_U64_MOD ? t + s : t + s - RP_U64_MOD);
+    ensures rp_dist(\result.pos, t) == s;
+    ensures \result.off == rp_off(\result.pos, size);
 */
-uint64_t rp_off_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s, uint64_t t2);
+rp_place rp_place_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s);
 
 /* Compose bytes into a value in host byte order (b0 is the byte at the
  * lowest address).  The loads below and the spans' wrapped reads share them. */

@@ -168,11 +168,10 @@ static RP_HOT rp_ring_stepped rp_ring_step(const uint8_t *data, uint64_t size, u
 	out.st = k.st;
 	out.off = off;
 	if (out.st == RP_OK) {
-		const uint64_t s = k.rec.size;
+		const rp_place next = rp_place_after(size, t, off, k.rec.size);
 		*rec = k.rec;
-		const uint64_t t2 = rp_pos_add(t, s);
-		out.off = rp_off_after(size, t, off, s, t2);
-		*tail = t2;
+		*tail = next.pos;
+		out.off = next.off;
 	}
 	return out;
 }
@@ -412,9 +411,9 @@ static RP_HOT rp_bpf_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uin
 	res.t = t;
 	res.off = off;
 	if (k.st == RP_OK) {
-		const uint64_t s = k.s.size;
-		res.t = rp_pos_add(t, s);
-		res.off = rp_off_after(size, t, off, s, res.t);
+		const rp_place next = rp_place_after(size, t, off, k.s.size);
+		res.t = next.pos;
+		res.off = next.off;
 	}
 	return res;
 }

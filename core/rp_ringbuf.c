@@ -149,9 +149,9 @@ static RP_HOT rp_rb_stepped rp_rb_step(const uint8_t *data, uint64_t size, uint6
 	res.c = c;
 	res.off = off;
 	if (k.st == RP_OK) {
-		const uint64_t s = k.rec.size;
-		res.c = rp_pos_add(c, s);
-		res.off = rp_off_after(size, c, off, s, res.c);
+		const rp_place next = rp_place_after(size, c, off, k.rec.size);
+		res.c = next.pos;
+		res.off = next.off;
 	}
 	return res;
 }
