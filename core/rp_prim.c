@@ -70,6 +70,23 @@ RP_HOT rp_place rp_place_after(uint64_t size, uint64_t t, uint64_t off, uint64_t
 	return next;
 }
 
+RP_HOT rp_place rp_place_within(uint64_t size, uint64_t t, uint64_t off, uint64_t s)
+{
+	rp_place next;
+	(void)size; /* the contract's: the offset stays below it */
+	/*@ ghost
+	  uint64_t m = size / 8;
+	  uint64_t q = (t / 8) / m;
+	*/
+	//@ assert t / 8 == m * q + off / 8;
+	next.pos = t + s;
+	next.off = off + s;
+	//@ assert next.pos / 8 == t / 8 + s / 8;
+	//@ ghost rp_mod_fact(m, q, next.off / 8);
+	//@ assert next.pos / 8 == m * q + next.off / 8;
+	return next;
+}
+
 /* Each shifted byte is named and stated as a product (WP's bitshift tactic
  * proves the link; the provers then see plain linear arithmetic).  A sum of
  * shifts, not an OR and not `256u * b`: the one form gcc 12 and clang 14

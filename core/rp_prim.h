@@ -47,8 +47,10 @@ typedef struct rp_span {
  * not change what the code means. */
 #if defined(__GNUC__) && !defined(__FRAMAC__)
 #define RP_HOT __attribute__((always_inline)) inline
+#define RP_COLD __attribute__((noinline, cold))
 #else
 #define RP_HOT
+#define RP_COLD
 #endif
 
 /* The header word whole: an empty asm that passes w through unchanged, so
@@ -164,6 +166,20 @@ typedef struct rp_place {
     ensures \result.off == rp_off(\result.pos, size);
 */
 rp_place rp_place_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s);
+
+/* The same step when the caller knows the record ends before both the ring
+ * end and 2^64: two adds, no compare (the fused walk's common case). */
+/*@ requires rp_ring_size_ok(size);
+    requires t % 8 == 0 && s % 8 == 0;
+    requires off == rp_off(t, size);
+    requires off + s < size && t + s < RP_U64_MOD;
+    assigns \nothing;
+    ensures \result.pos == t + s;
+    ensures rp_dist(\result.pos, t) == s;
+    ensures \result.off == off + s;
+    ensures \result.off == rp_off(\result.pos, size);
+*/
+rp_place rp_place_within(uint64_t size, uint64_t t, uint64_t off, uint64_t s);
 
 /* Compose bytes into a value in host byte order (b0 is the byte at the
  * lowest address).  The loads below and the spans' wrapped reads share them. */

@@ -6,7 +6,10 @@
  * them in registers across its stores to the records.  The record goes back
  * by value, with the status (no memory written: rec is the record on RP_OK
  * and meaningless otherwise).  The header is read once, with one 8-byte
- * load, and checked in registers. */
+ * load, and checked in registers.  A caller that has already read it
+ * (loaded != 0: the fused batch's common path, which read it first and did
+ * not take the record) passes it in h, having checked what comes before
+ * the header; it is then not read again (single fetch). */
 typedef struct rp_ring_taken {
 	rp_status st;
 	rp_record rec;
@@ -14,6 +17,9 @@ typedef struct rp_ring_taken {
 
 /*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
     requires off == rp_off(t, size);
+    requires loaded != 0 ==> t % 8 == 0 && 8 <= rp_dist(head, t) <= size &&
+             h.type == rp_hdr_type_at(data, off) && h.misc == rp_hdr_misc_at(data, off) &&
+             h.size == rp_hdr_size_at(data, off);
     assigns \nothing;
 
     behavior overrun:
@@ -65,7 +71,7 @@ typedef struct rp_ring_taken {
     disjoint behaviors;
 */
 static RP_HOT rp_ring_taken rp_ring_take(const uint8_t *data, uint64_t size, uint64_t head,
-                                         uint64_t t, uint64_t off)
+                                         uint64_t t, uint64_t off, int loaded, rp_header h)
 {
 	rp_ring_taken res;
 	const uint64_t avail = rp_pos_dist(head, t);
@@ -78,21 +84,23 @@ static RP_HOT rp_ring_taken rp_ring_take(const uint8_t *data, uint64_t size, uin
 	res.rec.body.n0 = 0;
 	res.rec.body.p1 = data;
 	res.rec.body.n1 = 0;
-	res.st = RP_E_OVERRUN;
-	if (avail > size)
-		return res;
-	res.st = RP_E_TAIL_ALIGN;
-	if (t % 8u != 0)
-		return res;
-	/* Nothing at or past head is read: an empty ring and a partial header
-	 * are told apart by one test on the common path. */
-	if (avail < 8u) {
-		res.st = avail == 0 ? RP_EMPTY : RP_E_TRUNCATED;
-		return res;
+	if (!loaded) {
+		res.st = RP_E_OVERRUN;
+		if (avail > size)
+			return res;
+		res.st = RP_E_TAIL_ALIGN;
+		if (t % 8u != 0)
+			return res;
+		/* Nothing at or past head is read: an empty ring and a partial
+		 * header are told apart by one test on the common path. */
+		if (avail < 8u) {
+			res.st = avail == 0 ? RP_EMPTY : RP_E_TRUNCATED;
+			return res;
+		}
+		/* The header never straddles the ring end: 8-aligned offset,
+		 * size % 8 == 0. */
+		h = rp_load_header(data + off);
 	}
-
-	/* The header never straddles the ring end: 8-aligned offset, size % 8 == 0. */
-	const rp_header h = rp_load_header(data + off);
 	/*@ assert h.type == rp_hdr_type_at(data, off) && h.misc == rp_hdr_misc_at(data, off) &&
 	           h.size == rp_hdr_size_at(data, off); */
 
@@ -118,8 +126,9 @@ RP_HOT rp_status rp_ring_next(const rp_ring *ring, uint64_t head, uint64_t *tail
                        rp_record *rec)
 {
 	const uint64_t t = *tail;
+	const rp_header unread = { 0, 0, 0 };
 	const rp_ring_taken k = rp_ring_take(ring->data, ring->size, head, t,
-	                                     rp_pos_off(t, ring->size));
+	                                     rp_pos_off(t, ring->size), 0, unread);
 
 	if (k.st != RP_OK)
 		return k.st;
@@ -163,7 +172,8 @@ static RP_HOT rp_ring_stepped rp_ring_step(const uint8_t *data, uint64_t size, u
 {
 	rp_ring_stepped out;
 	const uint64_t t = *tail;
-	const rp_ring_taken k = rp_ring_take(data, size, head, t, off);
+	const rp_header unread = { 0, 0, 0 };
+	const rp_ring_taken k = rp_ring_take(data, size, head, t, off, 0, unread);
 
 	out.st = k.st;
 	out.off = off;
@@ -271,23 +281,95 @@ rp_status rp_ring_drain(const rp_ring *ring, uint64_t head, uint64_t *tail,
 	return run.st;
 }
 
-/* The fused BPF-output batch (rp_ring_drain_bpf_output): the record at t is
- * framed by rp_ring_take itself (the same checks, the header read once with
- * one 8-byte load; its record is a local the compiler keeps in registers),
- * then checked the way rp_bpf_output_view checks it.  The raw size is one
- * 4-byte load: the body starts 8-aligned in a ring whose size is a multiple
- * of 8, so it never wraps.  A record that does not reach the ring end (the
- * common case) takes its own branch: raw size at off + 8, payload in one
- * slice, none of the wrap arithmetic.  The descriptor goes back by value (no
- * memory written: the batch loop then stores it once, field by field).  s is
- * the descriptor on RP_OK (and meaningless otherwise). */
+/* The fused BPF-output batch (rp_ring_drain_bpf_output) takes a record in
+ * one of two ways.  The loop carries `room`: bytes from t that are
+ * published (before head) and before the ring end, measured where the
+ * framing checks that only the first record of a run can fail passed.  A
+ * record that fits in it needs only its own header checked
+ * (rp_bpf_take_within).  Anything else (the first record of a batch, a
+ * record that reaches the ring end, less than 16 bytes of room, a header
+ * this path does not accept) goes to rp_bpf_take, which checks everything,
+ * given the header when the common path read it.  Each header and each raw
+ * size is read once.  Either returns the descriptor by value (no memory
+ * written: the batch loop then stores it once, field by field). */
 typedef struct rp_bpf_taken {
 	rp_status st;
 	rp_bpf_sample s;
 } rp_bpf_taken;
 
+/* Status st and the empty descriptor at t (payload none, second slice
+ * none): where both takes start. */
+/*@ assigns \nothing;
+    ensures \result.st == st && \result.s.pos == t;
+    ensures \result.s.data.p0 == data && \result.s.data.n0 == 0;
+    ensures \result.s.data.p1 == data && \result.s.data.n1 == 0;
+*/
+static RP_HOT rp_bpf_taken rp_bpf_none(rp_status st, const uint8_t *data, uint64_t t)
+{
+	rp_bpf_taken res;
+	res.st = st;
+	res.s.pos = t;
+	res.s.size = 0;
+	res.s.raw_size = 0;
+	res.s.data.p0 = data;
+	res.s.data.n0 = 0;
+	res.s.data.p1 = data;
+	res.s.data.n1 = 0;
+	return res;
+}
+
+/* The record at off, whose header h the caller read, when it lies inside
+ * room: a SAMPLE of at least 16 bytes, size a multiple of 8.  Its raw size
+ * is then one 4-byte load at off + 8 and its payload one slice, and the
+ * record is a BPF output (RP_OK) or not (RP_OTHER).  RP_MORE: not decided
+ * here, the raw size not read. */
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires 16 <= room && off + room < size;
+    requires h.type == rp_hdr_type_at(data, off) && h.size == rp_hdr_size_at(data, off);
+    assigns \nothing;
+    ensures within_status: \result.st == RP_OK || \result.st == RP_OTHER || \result.st == RP_MORE;
+    ensures within_other: \result.st == RP_OTHER ==>
+              16 <= h.size <= room && h.size % 8 == 0 && !rp_is_bpf_output_at(data, size, off);
+    ensures within_size: \result.st == RP_OK ==>
+              16 <= \result.s.size <= room && \result.s.size % 8 == 0 &&
+              \result.s.size == rp_hdr_size_at(data, off);
+    ensures within_hdr: \result.st == RP_OK ==>
+              \result.s.pos == t && \result.s.raw_size == rp_raw_size_at(data, size, off) &&
+              rp_is_bpf_output_at(data, size, off);
+    ensures within_len: \result.st == RP_OK ==> rp_span_len(\result.s.data) == \result.s.raw_size;
+    ensures within_geom: \result.st == RP_OK ==> rp_payload_in_ring(data, size, off, \result.s.data);
+*/
+static RP_HOT rp_bpf_taken rp_bpf_take_within(const uint8_t *data, uint64_t size, uint64_t t,
+                                              uint64_t off, uint64_t room, rp_header h)
+{
+	rp_bpf_taken res = rp_bpf_none(RP_MORE, data, t);
+	(void)size; /* the contract's: off + room < size bounds every read */
+	if (h.type != RP_RECORD_SAMPLE || h.size < 16u || h.size % 8u != 0 || h.size > room)
+		return res;
+	const uint32_t raw = rp_load_u32(data + off + 8u);
+	//@ assert raw == rp_raw_size_at(data, size, off);
+	res.st = RP_OTHER;
+	if (raw > h.size - 12u)
+		return res;
+
+	res.st = RP_OK;
+	res.s.size = h.size;
+	res.s.raw_size = raw;
+	res.s.data.p0 = data + off + 12u;
+	res.s.data.n0 = raw;
+	return res;
+}
+
+/* The record at t, framed by rp_ring_take (every check; the header given
+ * in h when loaded != 0, as there), then checked the way
+ * rp_bpf_output_view checks it.  The raw size is one 4-byte load: the body
+ * starts 8-aligned in a ring whose size is a multiple of 8, so it never
+ * wraps.  s is the descriptor on RP_OK (meaningless otherwise). */
 /*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
     requires off == rp_off(t, size);
+    requires loaded != 0 ==> t % 8 == 0 && 8 <= rp_dist(head, t) <= size &&
+             h.type == rp_hdr_type_at(data, off) && h.misc == rp_hdr_misc_at(data, off) &&
+             h.size == rp_hdr_size_at(data, off);
     assigns \nothing;
 
     behavior bad:
@@ -310,18 +392,11 @@ typedef struct rp_bpf_taken {
     complete behaviors;
     disjoint behaviors;
 */
-static RP_HOT rp_bpf_taken rp_bpf_take(const uint8_t *data, uint64_t size, uint64_t head,
-                                       uint64_t t, uint64_t off)
+static RP_COLD rp_bpf_taken rp_bpf_take(const uint8_t *data, uint64_t size, uint64_t head,
+                                       uint64_t t, uint64_t off, int loaded, rp_header h)
 {
-	rp_bpf_taken res;
-	res.s.pos = t;
-	res.s.size = 0;
-	res.s.raw_size = 0;
-	res.s.data.p0 = data;
-	res.s.data.n0 = 0;
-	res.s.data.p1 = data;
-	res.s.data.n1 = 0;
-	const rp_ring_taken k = rp_ring_take(data, size, head, t, off);
+	rp_bpf_taken res = rp_bpf_none(RP_OK, data, t);
+	const rp_ring_taken k = rp_ring_take(data, size, head, t, off, loaded, h);
 	const rp_record r = k.rec;
 
 	res.st = k.st;
@@ -330,20 +405,6 @@ static RP_HOT rp_bpf_taken rp_bpf_take(const uint8_t *data, uint64_t size, uint6
 	res.st = RP_OTHER;
 	if (r.type != RP_RECORD_SAMPLE || r.size < 16u)
 		return res;
-
-	if (off + r.size <= size) {
-		/* The common case: the record does not wrap, nor does its payload. */
-		const uint32_t raw = rp_load_u32(data + off + 8u);
-		//@ assert raw == rp_raw_size_at(data, size, off);
-		if (raw > r.size - 12u)
-			return res;
-		res.st = RP_OK;
-		res.s.size = r.size;
-		res.s.raw_size = raw;
-		res.s.data.p0 = data + off + 12u;
-		res.s.data.n0 = raw;
-		return res;
-	}
 
 	const uint64_t bo = off + 8u >= size ? 0 : off + 8u;
 	const uint32_t raw = rp_load_u32(data + bo);
@@ -365,22 +426,56 @@ static RP_HOT rp_bpf_taken rp_bpf_take(const uint8_t *data, uint64_t size, uint6
 	return res;
 }
 
-/* One step of the fused batch loop: rp_bpf_take at t, then the position
- * and the offset moved past the record, all by value (no memory written:
- * the loop stores the descriptor only when the step succeeds, so a failed
- * step leaves memory as the invariants describe it and the loop's
- * postconditions are its invariants word for word).  Its contract holds
- * only the facts the loop needs, over the descriptor's fields, as the
- * loop's invariants state them. */
+/* The room at t: the bytes from t that are published (before head), before
+ * the ring end and before 2^64, or 0 where the framing checks that only
+ * the first record of a run can fail (t aligned, head no more than a ring
+ * ahead) do not pass.  The strict bounds let a record taken within it move
+ * the place with two adds. */
+/*@
+  // What the loop knows of its room, as one named predicate: the loop's
+  // other goals do not need it, and unnamed its facts slowed every one of
+  // them (see proofs/README.md).
+  predicate rp_room_ok(integer size, integer head, integer t, integer off, integer room) =
+    off + room < size && t + room < RP_U64_MOD && room <= rp_dist(head, t) &&
+    (room == 0 || (t % 8 == 0 && rp_dist(head, t) <= size));
+*/
+/*@ requires rp_ring_size_ok(size);
+    requires off == rp_off(t, size);
+    assigns \nothing;
+    ensures room_ok: rp_room_ok(size, head, t, off, \result);
+*/
+static RP_HOT uint64_t rp_room_at(uint64_t size, uint64_t head, uint64_t t, uint64_t off)
+{
+	const uint64_t ahead = rp_pos_dist(head, t);
+	if (t % 8u != 0 || ahead > size)
+		return 0;
+	const uint64_t to_end = size - 1u - off;
+	const uint64_t to_wrap = UINT64_MAX - t;
+	const uint64_t r = ahead < to_end ? ahead : to_end;
+	return r < to_wrap ? r : to_wrap;
+}
+
+/* One step of the fused batch loop: the record at t (rp_bpf_take_within,
+ * else rp_bpf_take), then the position, the offset and the room moved past
+ * it, all by value (no memory written: the loop stores the descriptor only
+ * when the step succeeds, so a failed step leaves memory as the invariants
+ * describe it and the loop's postconditions are its invariants word for
+ * word).  The room never reaches the ring end nor 2^64, so a record taken
+ * within it moves the place with two adds (rp_place_within); after a
+ * record rp_bpf_take took, the room is measured afresh.  Its contract
+ * holds only the facts the loop needs, over the descriptor's fields, as
+ * the loop's invariants state them. */
 typedef struct rp_bpf_stepped {
 	rp_status st;
 	uint64_t t;      /* the position after the record, on RP_OK */
 	uint64_t off;    /* its offset, on RP_OK */
+	uint64_t room;   /* the room from it, on RP_OK */
 	rp_bpf_sample s; /* the descriptor, on RP_OK */
 } rp_bpf_stepped;
 
 /*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
     requires off == rp_off(t, size);
+    requires rp_room_ok(size, head, t, off, room);
     assigns \nothing;
     ensures bstep_status: \result.st == RP_OK || \result.st == RP_EMPTY ||
               \result.st == RP_OTHER || \result.st < 0;
@@ -399,28 +494,51 @@ typedef struct rp_bpf_stepped {
     ensures bstep_geom: \result.st == RP_OK ==>
               rp_payload_in_ring(data, size, rp_off(\result.s.pos, size), \result.s.data);
     ensures bstep_off: \result.st == RP_OK ==> \result.off == rp_off(\result.t, size);
+    ensures bstep_room: \result.st == RP_OK ==>
+              rp_room_ok(size, head, \result.t, \result.off, \result.room);
 */
 static RP_HOT rp_bpf_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uint64_t head,
-                                         uint64_t t, uint64_t off)
+                                         uint64_t t, uint64_t off, uint64_t room)
 {
 	rp_bpf_stepped res;
-	const rp_bpf_taken k = rp_bpf_take(data, size, head, t, off);
+	rp_bpf_taken k;
 
-	res.st = k.st;
-	res.s = k.s;
 	res.t = t;
 	res.off = off;
+	res.room = 0;
+	if (room >= 16u) {
+		const rp_header h = rp_load_header(data + off);
+		k = rp_bpf_take_within(data, size, t, off, room, h);
+		if (k.st == RP_OK) {
+			const rp_place next = rp_place_within(size, t, off, k.s.size);
+			res.st = RP_OK;
+			res.s = k.s;
+			res.t = next.pos;
+			res.off = next.off;
+			res.room = room - k.s.size;
+			return res;
+		}
+		if (k.st == RP_MORE)
+			k = rp_bpf_take(data, size, head, t, off, 1, h);
+	} else {
+		const rp_header unread = { 0, 0, 0 };
+		k = rp_bpf_take(data, size, head, t, off, 0, unread);
+	}
+	res.st = k.st;
+	res.s = k.s;
 	if (k.st == RP_OK) {
 		const rp_place next = rp_place_after(size, t, off, k.s.size);
 		res.t = next.pos;
 		res.off = next.off;
+		res.room = rp_room_at(size, head, next.pos, next.off);
 	}
 	return res;
 }
 
 /* Store descriptor n, field by field.  The frame (descriptors 0 .. n - 1
- * unchanged) is proved here, where the context is small, so the loop
- * takes it as a fact rather than proving it past its invariants. */
+ * unchanged) and the chain of positions grown by one are proved here,
+ * where the context is small, so the loop takes them as facts rather than
+ * proving them past its invariants. */
 /*@ requires \valid(out + n);
     assigns out[n];
     ensures put_new: out[n].pos == s.pos && out[n].size == s.size &&
@@ -445,85 +563,96 @@ static RP_HOT void rp_bpf_put(rp_bpf_sample *out, uint32_t n, rp_bpf_sample s)
 }
 
 /* The fused batch loop: rp_ring_drain_loop's, with one descriptor per
- * record stored by rp_bpf_put and *tail moved once the step succeeded. */
+ * record stored by rp_bpf_put.  The tail comes in by value and the new one
+ * goes back in the result: the loop writes no memory but the descriptors,
+ * so its goals never have to see that storing the tail (u64, as the
+ * descriptors' positions are) leaves the descriptors unchanged. */
+typedef struct rp_bpf_run {
+	rp_status st;
+	uint32_t n;
+	uint64_t t; /* the position after the last descriptor */
+} rp_bpf_run;
+
 /*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
-    requires \valid(tail);
     requires \valid(out + (0 .. max - 1));
-    requires \separated(out + (0 .. max - 1), tail);
-    requires \separated(tail, data + (0 .. size - 1));
     requires \separated(out + (0 .. max - 1), data + (0 .. size - 1));
-    assigns *tail, out[0 .. max - 1];
+    assigns out[0 .. max - 1];
     ensures \result.n <= max;
-    ensures 16 * \result.n <= rp_dist(*tail, \old(*tail));
-    ensures rp_dist(head, *tail) + rp_dist(*tail, \old(*tail)) == rp_dist(head, \old(*tail));
-    ensures \result.n == 0 ==> *tail == \old(*tail);
-    ensures \result.n > 0 ==> out[0].pos == \old(*tail);
+    ensures 16 * \result.n <= rp_dist(\result.t, t0);
+    ensures rp_dist(head, \result.t) + rp_dist(\result.t, t0) == rp_dist(head, t0);
+    ensures \result.n == 0 ==> \result.t == t0;
+    ensures \result.n > 0 ==> out[0].pos == t0;
     ensures chain: \forall integer k; 0 <= k < \result.n - 1 ==>
               rp_pos_next(out[k].pos, out[k].size, out[k + 1].pos);
-    ensures last: \result.n > 0 ==> rp_dist(*tail, out[\result.n - 1].pos) == out[\result.n - 1].size;
+    ensures last: \result.n > 0 ==> rp_dist(\result.t, out[\result.n - 1].pos) == out[\result.n - 1].size;
     ensures s_hdr: rp_bpf_hdrs_ok(data, size, out, \result.n);
     ensures s_len: rp_bpf_lens_ok(out, \result.n);
     ensures s_geom: \forall integer k; 0 <= k < \result.n ==>
               rp_payload_in_ring(data, size, rp_off(out[k].pos, size), out[k].data);
-    ensures \result.st == RP_EMPTY ==> *tail == head;
-    ensures \result.st == RP_MORE ==> \result.n == max && *tail != head;
+    ensures \result.st == RP_EMPTY ==> \result.t == head;
+    ensures \result.st == RP_MORE ==> \result.n == max && \result.t != head;
     ensures other: \result.st == RP_OTHER ==>
-              rp_frame_ok(data, size, head, *tail) &&
-              !rp_is_bpf_output_at(data, size, rp_off(*tail, size));
+              rp_frame_ok(data, size, head, \result.t) &&
+              !rp_is_bpf_output_at(data, size, rp_off(\result.t, size));
     ensures \result.st == RP_EMPTY || \result.st == RP_MORE || \result.st == RP_OTHER ||
             \result.st < 0;
 */
-static rp_drain_run rp_bpf_drain_loop(const uint8_t *data, uint64_t size, uint64_t head,
-                                      uint64_t *tail, rp_bpf_sample *out, uint32_t max)
+static rp_bpf_run rp_bpf_drain_loop(const uint8_t *data, uint64_t size, uint64_t head,
+                                    uint64_t t0, rp_bpf_sample *out, uint32_t max)
 {
-	uint64_t off = rp_pos_off(*tail, size);
+	uint64_t t = t0;
+	uint64_t off = rp_pos_off(t, size);
+	uint64_t room = rp_room_at(size, head, t, off);
 	uint32_t n = 0;
 	rp_status st = RP_EMPTY;
 
 	/*@ loop invariant 0 <= n <= max;
 	    loop invariant st == RP_EMPTY;
-	    loop invariant off == rp_off(*tail, size);
-	    loop invariant 16 * n <= rp_dist(*tail, \at(*tail, Pre));
-	    loop invariant rp_dist(head, *tail) + rp_dist(*tail, \at(*tail, Pre)) ==
-	                   rp_dist(head, \at(*tail, Pre));
-	    loop invariant first: n == 0 ==> *tail == \at(*tail, Pre);
-	    loop invariant n > 0 ==> out[0].pos == \at(*tail, Pre);
-	    loop invariant last: n > 0 ==> rp_dist(*tail, out[n - 1].pos) == out[n - 1].size;
+	    loop invariant off == rp_off(t, size);
+	    loop invariant room: rp_room_ok(size, head, t, off, room);
+	    loop invariant 16 * n <= rp_dist(t, t0);
+	    loop invariant rp_dist(head, t) + rp_dist(t, t0) == rp_dist(head, t0);
+	    loop invariant first: n == 0 ==> t == t0;
+	    loop invariant n > 0 ==> out[0].pos == t0;
+	    loop invariant last: n > 0 ==> rp_dist(t, out[n - 1].pos) == out[n - 1].size;
 	    loop invariant chain: \forall integer k; 0 <= k < n - 1 ==>
 	                     rp_pos_next(out[k].pos, out[k].size, out[k + 1].pos);
 	    loop invariant s_hdr: rp_bpf_hdrs_ok(data, size, out, n);
 	    loop invariant s_len: rp_bpf_lens_ok(out, n);
 	    loop invariant s_geom: \forall integer k; 0 <= k < n ==>
 	                     rp_payload_in_ring(data, size, rp_off(out[k].pos, size), out[k].data);
-	    loop assigns n, st, off, *tail, out[0 .. max - 1];
+	    loop assigns n, st, t, off, room, out[0 .. max - 1];
 	    loop variant max - n;
 	*/
 	while (n < max) {
-		const rp_bpf_stepped r = rp_bpf_step(data, size, head, *tail, off);
+		const rp_bpf_stepped r = rp_bpf_step(data, size, head, t, off, room);
 		st = r.st;
 		if (st != RP_OK)
 			break;
+		//@ assert link: n > 0 ==> rp_pos_next(out[n - 1].pos, out[n - 1].size, r.s.pos);
 		rp_bpf_put(out, n, r.s);
-		//@ assert link: n > 0 ==> rp_pos_next(out[n - 1].pos, out[n - 1].size, out[n].pos);
-		*tail = r.t;
+		t = r.t;
 		off = r.off;
+		room = r.room;
 		n++;
 		st = RP_EMPTY;
 	}
-	if (st == RP_EMPTY && *tail != head)
+	if (st == RP_EMPTY && t != head)
 		st = RP_MORE;
 
-	rp_drain_run res;
+	rp_bpf_run res;
 	res.st = st;
 	res.n = n;
+	res.t = t;
 	return res;
 }
 
 rp_status rp_ring_drain_bpf_output(const rp_ring *ring, uint64_t head, uint64_t *tail,
                                    rp_bpf_sample *out, uint32_t max, uint32_t *count)
 {
-	const rp_drain_run run = rp_bpf_drain_loop(ring->data, ring->size, head, tail, out, max);
+	const rp_bpf_run run = rp_bpf_drain_loop(ring->data, ring->size, head, *tail, out, max);
 
+	*tail = run.t;
 	*count = run.n;
 	return run.st;
 }

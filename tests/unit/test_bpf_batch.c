@@ -254,6 +254,42 @@ static void batch_other_records(void **state)
 	}
 }
 
+/* The same boundary on the batch's common path (a record after the first
+ * one of a batch, not reaching the ring end), where the raw size read there
+ * decides the record: raw size 4 is taken, 5 stops the batch with RP_OTHER
+ * at that record, the first descriptor kept. */
+static void batch_raw_size_boundary_within(void **state)
+{
+	(void)state;
+	for (uint32_t raw = 0; raw <= 6; raw++) {
+		rb_ring r = rb_new(128, 0);
+		uint8_t first[8] = { 0 };
+		uint8_t body[8] = { 0, 0, 0, 0, 0xaa, 0xbb, 0xcc, 0xdd };
+		rb_le32(first, 4);
+		rb_le32(body, raw);
+		const uint64_t mid = rb_put_record(&r, 0, RP_RECORD_SAMPLE, 0, first, 8);
+		const uint64_t head = rb_put_record(&r, mid, RP_RECORD_SAMPLE, 0, body, 8);
+		rp_ring g = ring_of(&r);
+		rp_bpf_sample out[3];
+		uint64_t tail = 0;
+		uint32_t count = 99;
+		fill_canary(out, 3);
+		const rp_status want = raw <= 4 ? RP_EMPTY : RP_OTHER;
+		assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, 3, &count), want);
+		assert_int_equal(count, raw <= 4 ? 2 : 1);
+		assert_true(tail == (raw <= 4 ? head : mid));
+		assert_true(out[0].pos == 0 && out[0].raw_size == 4);
+		if (raw <= 4) {
+			assert_true(out[1].pos == mid && out[1].size == 16 && out[1].raw_size == raw);
+			assert_span_bytes(out[1].data, body + 4, raw);
+			assert_ptr_equal(out[1].data.p0, r.data + mid + 12);
+			assert_int_equal(out[1].data.n1, 0);
+		}
+		assert_canary(out + count, 3 - count);
+		rb_free(&r);
+	}
+}
+
 /* The smallest payloads at the boundary of the raw-size check: a 16-byte
  * SAMPLE with raw size 4 is accepted (4 + 4 == 8 body bytes), raw size 5 is not. */
 static void batch_raw_size_boundary(void **state)
@@ -416,6 +452,7 @@ int main(void)
 		cmocka_unit_test(batch_framing_errors),
 		cmocka_unit_test(batch_other_records),
 		cmocka_unit_test(batch_raw_size_boundary),
+		cmocka_unit_test(batch_raw_size_boundary_within),
 		cmocka_unit_test(batch_differential),
 	};
 	return cmocka_run_group_tests_name("bpf_batch", tests, NULL, NULL);
