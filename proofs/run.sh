@@ -18,7 +18,8 @@
 #  - a per-goal result cache keyed by the exact proof task (WP's own cache:
 #    an MD5 of the prover input), seeded from proofs/cache.json.  A changed
 #    goal is a different task, so it misses the cache and is proved afresh;
-#    a cached failure is re-run whenever the step limit is larger.
+#    a cached failure is re-run whenever the step limit is larger (one
+#    stored without its step count, as WP stores cvc5's, is not kept).
 #    RP_PROOF_CACHE=none (make proofs-full) starts from an empty cache and
 #    trusts no stored result; RP_PROOF_CACHE_SAVE=1 (make proofs-cache)
 #    writes this run's results back to proofs/cache.json;
@@ -77,6 +78,16 @@ if [ "${RP_PROOF_CACHE:-}" != none ] && [ -s proofs/cache.json ]; then
   jq -r 'to_entries[] | "\(.key)\t\(.value | tojson)"' proofs/cache.json |
     while IFS=$'\t' read -r k v; do printf '%s\n' "$v" > "$cache/$k.json"; done
 fi
+# A stored failure without a step count cannot be re-run at a larger
+# budget: WP replays it whatever the budget.  cvc5 reports running out of
+# its resource limit as "unknown" and WP stores that without the limit, so
+# an "unknown" from the first tier's 100,000 steps would stand in the second
+# tier for a goal cvc5 proves with 4 M.  Such entries are dropped wherever
+# the cache is read or written: the prover simply runs again.
+drop_limitless_failures() {
+  grep -L '"verdict": "valid"' "$cache"/*.json 2>/dev/null | xargs -r grep -L '"steps"' | xargs -r rm -f
+}
+drop_limitless_failures
 seeded=$(ls "$cache" | wc -l)
 
 common=(-machdep x86_64 -cpp-extra-args="-Icore" -wp -wp-rte
@@ -172,6 +183,7 @@ if [ -n "$again" ]; then
   # Every goal tier 1 left unproved belongs to one of them, and tier 2
   # proves all their goals again: the run proves everything exactly when
   # tier 2 leaves nothing unproved.
+  drop_limitless_failures
   wp_sharded main "$steps" "$again"
   rc2=$?; [ $rc2 = 0 ] || rc=$rc2
   main_total=$(count_all main total)
@@ -216,6 +228,7 @@ t2=$(date +%s)
 
 if [ "${RP_PROOF_CACHE_SAVE:-0}" = 1 ]; then
   [ $fail = 0 ] || { echo "proofs: not saving the cache of a failed run"; exit 1; }
+  drop_limitless_failures
   (cd "$cache" && for f in *.json; do printf '%s\t' "${f%.json}"; tr -d '\n' < "$f"; echo; done) |
     sort | jq -R -s 'split("\n") | map(select(length > 0) | split("\t") | {key: .[0], value: (.[1] | fromjson)}) | from_entries' \
     > proofs/cache.json
