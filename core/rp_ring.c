@@ -536,9 +536,9 @@ static RP_HOT rp_bpf_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uin
 }
 
 /* Store descriptor n, field by field.  The frame (descriptors 0 .. n - 1
- * unchanged) and the chain of positions grown by one are proved here,
- * where the context is small, so the loop takes them as facts rather than
- * proving them past its invariants. */
+ * unchanged) is proved here, where the context is small, so the loop
+ * takes it as a fact rather than proving it past its invariants (the
+ * chain, the headers and the payload places of 0 .. n - 1 with it). */
 /*@ requires \valid(out + n);
     assigns out[n];
     ensures put_new: out[n].pos == s.pos && out[n].size == s.size &&
