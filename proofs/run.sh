@@ -48,7 +48,12 @@ files=("$@")
 steps=${RP_STEPS:-4000000}
 steps_fast=${RP_STEPS_FAST:-100000}
 smoke_steps=${RP_SMOKE_STEPS:-20000}
-par=${RP_WP_PAR:-2}
+# One prover at a time per process: cvc4 first, cvc5 only where cvc4 did not
+# prove the goal.  With two slots both provers race on a goal and the first
+# to answer cancels the other, so which prover's result the cache holds
+# changed from run to run and a replay missed it.  The processes
+# (RP_PROOF_JOBS) keep the cores busy.
+par=${RP_WP_PAR:-1}
 jobs=${RP_PROOF_JOBS:-8}
 safety=900   # seconds: never reached within the step limits on this machine kind
 extra=()
@@ -78,16 +83,30 @@ if [ "${RP_PROOF_CACHE:-}" != none ] && [ -s proofs/cache.json ]; then
   jq -r 'to_entries[] | "\(.key)\t\(.value | tojson)"' proofs/cache.json |
     while IFS=$'\t' read -r k v; do printf '%s\n' "$v" > "$cache/$k.json"; done
 fi
-# A stored failure without a step count cannot be re-run at a larger
-# budget: WP replays it whatever the budget.  cvc5 reports running out of
-# its resource limit as "unknown" and WP stores that without the limit, so
-# an "unknown" from the first tier's 100,000 steps would stand in the second
-# tier for a goal cvc5 proves with 4 M.  Such entries are dropped wherever
-# the cache is read or written: the prover simply runs again.
-drop_limitless_failures() {
-  grep -L '"verdict": "valid"' "$cache"/*.json 2>/dev/null | xargs -r grep -L '"steps"' | xargs -r rm -f
+# A stored failure without a step count would be replayed at any budget.
+# cvc5 reports running out of its resource limit as "unknown" and WP stores
+# that without the limit, so a first-tier "unknown" (100,000 steps) would
+# stand in the second tier for a goal cvc5 proves with 4 M.  After each pass
+# (and before the cache is saved) such an entry is restated as what it
+# records, no proof within that pass's budget: "stepout" with the pass's
+# steps, which WP replays at that budget or less and runs again with more.
+# Any other stored failure without a step count, and any found in a seeded
+# cache (its budget unknown), is dropped: the prover simply runs again.
+# (WP writes '"verdict": "valid"', jq '"verdict":"valid"': both match.)
+limitless_failures() {
+  grep -L '"verdict": *"valid"' "$cache"/*.json 2>/dev/null | xargs -r grep -L '"steps"'
 }
-drop_limitless_failures
+mark_failures() { # STEPS: the budget of the pass that just ran
+  local f
+  for f in $(limitless_failures); do
+    if grep -q '"verdict": *"unknown"' "$f"; then
+      jq -c --argjson b "$1" '. + {verdict: "stepout", steps: $b}' "$f" > "$f.tmp" && mv "$f.tmp" "$f"
+    else
+      rm -f "$f"
+    fi
+  done
+}
+limitless_failures | xargs -r rm -f
 seeded=$(ls "$cache" | wc -l)
 
 common=(-machdep x86_64 -cpp-extra-args="-Icore" -wp -wp-rte
@@ -137,6 +156,7 @@ t0=$(date +%s)
 shift_total=0; shift_valid=0
 if [ -z "${RP_WP_FCT:-}" ] || [[ ",$RP_WP_FCT," =~ ,rp_bytes_u ]]; then
   wp shift "$steps_fast" -wp-fct "$shift_fcts" -wp-auto wp:bitshift
+  mark_failures "$steps_fast"
   shift_total=$(count shift total); shift_valid=$(count shift valid)
 fi
 # Lemmas are global properties: a run restricted to functions (-wp-fct, as
@@ -145,6 +165,7 @@ fi
 lemma_total=0; lemma_valid=0; rm -f "$out/lemmas.json" "$out/lemmas.log"
 if [ -z "${RP_WP_FCT:-}" ]; then
   wp lemmas "$steps" -wp-prop=@lemma
+  mark_failures "$steps"
   lemma_total=$(count lemmas total); lemma_valid=$(count lemmas valid)
   nlemmas=$(cat core/*.[ch] | grep -cE '^\s*lemma [A-Za-z_0-9]+:' || true)
   [ "$lemma_total" = "$nlemmas" ] || { echo "proofs: $lemma_total lemma goals for the $nlemmas lemmas in core/"; fail=1; }
@@ -172,6 +193,9 @@ if [ "$steps_fast" -lt "$steps" ] && [ "${RP_PROOF_CACHE:-}" != none ] && [ -s p
 fi
 rc=0; rm -f "$out"/tier1-*.json "$out"/main-*.json "$out"/main-*.log "$out"/report-*.json
 [ -z "$main_fcts" ] || { wp_sharded tier1 "$steps_fast" "$small_fcts" "${report[@]}"; rc=$?; }
+# The large-budget shards ran beside the first tier's: a failure of theirs
+# is marked with the small budget too, which can only cost a re-run.
+mark_failures "$steps_fast"
 total=$(count_all tier1 total); valid=$(count_all tier1 valid)
 again=$(per_fct tier1 | awk '$3 < $2 { print $1 }' | grep -vxF -f <(printf '%s\n' ${large//,/ } x) | paste -sd, -)
 # With RP_STEPS_FAST >= RP_STEPS the first tier already had the whole budget:
@@ -183,9 +207,9 @@ if [ -n "$again" ]; then
   # Every goal tier 1 left unproved belongs to one of them, and tier 2
   # proves all their goals again: the run proves everything exactly when
   # tier 2 leaves nothing unproved.
-  drop_limitless_failures
   wp_sharded main "$steps" "$again"
   rc2=$?; [ $rc2 = 0 ] || rc=$rc2
+  mark_failures "$steps"
   main_total=$(count_all main total)
   [ "$main_total" -gt 0 ] || { echo "proofs: the second tier generated no goal (see $out/main-*.log)"; fail=1; }
   valid=$((total - (main_total - $(count_all main valid))))
@@ -209,12 +233,14 @@ fi
 
 # Smoke tests: a smoke goal passes when the provers cannot prove false from
 # a function's preconditions or at a branch (a failure means a contradictory
-# precondition or dead code).  Bounded by steps like every other goal.
+# precondition or dead code).  cvc4 and cvc5, bounded by steps, as every
+# other goal.
 smoke_ok=0; smoke_bad=0
 if [ "${RP_NO_SMOKE:-0}" != 1 ]; then
-  wp_sharded smoke "$smoke_steps" "${RP_WP_FCT:-$main_fcts,$shift_fcts}" -wp-smoke-tests -wp-prover cvc4 \
+  wp_sharded smoke "$smoke_steps" "${RP_WP_FCT:-$main_fcts,$shift_fcts}" -wp-smoke-tests \
     -wp-prop=-@assert,-@ensures,-@requires,-@assigns,-@invariant,-@variant,-@check,-@lemma,-@rte,-@complete_behaviors,-@disjoint_behaviors,-@exits,-@breaks,-@continues,-@returns,-@terminates,-@decreases,-@calls,-@from
   src=$?
+  mark_failures "$smoke_steps"
   # Frama-C 25 prints "[wp] [Passed] Smoke-test <goal>" for a smoke goal that
   # could not be proved (the good outcome) and another status otherwise.
   smoke_ok=$(cat "$out"/smoke-*.log | grep -cE '\[Passed\] Smoke-test' || true)
@@ -228,7 +254,6 @@ t2=$(date +%s)
 
 if [ "${RP_PROOF_CACHE_SAVE:-0}" = 1 ]; then
   [ $fail = 0 ] || { echo "proofs: not saving the cache of a failed run"; exit 1; }
-  drop_limitless_failures
   (cd "$cache" && for f in *.json; do printf '%s\t' "${f%.json}"; tr -d '\n' < "$f"; echo; done) |
     sort | jq -R -s 'split("\n") | map(select(length > 0) | split("\t") | {key: .[0], value: (.[1] | fromjson)}) | from_entries' \
     > proofs/cache.json
