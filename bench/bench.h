@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "rp_prim.h" /* rp_span */
+
 #define RPB_ROUNDS 15
 #define RPB_NPAYLOADS 5
 /* Records a core consumer decodes per rp_ring_drain call before reading
@@ -46,6 +48,18 @@ static inline uint64_t rpb_sum(const uint8_t *p, size_t n, uint64_t acc)
 	for (size_t i = 0; i < n; i++)
 		acc += p[i];
 	return acc;
+}
+
+/* The same over the first `want` bytes of a payload in two slices (want <=
+ * n0 + n1): one sum when they lie in the first slice, as the plain loop's
+ * one sum for a record that does not wrap (the common case), two when the
+ * payload wraps the ring end. */
+static inline uint64_t rpb_sum_span(const rp_span *s, uint32_t want, uint64_t acc)
+{
+	if (want <= s->n0)
+		return rpb_sum(s->p0, want, acc);
+	acc = rpb_sum(s->p0, s->n0, acc);
+	return rpb_sum(s->p1, want - s->n0, acc);
 }
 
 /* One result: a CSV row (bench,payload,impl,value,unit,records,rounds,extra)

@@ -94,10 +94,8 @@ static void *producer(void *arg)
 static int rp_sample(void *ctx, int cpu, const rp_bpf_output *out)
 {
 	trial *t = ctx;
-	uint32_t a = E2E_PAYLOAD <= out->data.n0 ? E2E_PAYLOAD : out->data.n0;
 	(void)cpu;
-	t->sum = rpb_sum(out->data.p0, a, t->sum);
-	t->sum = rpb_sum(out->data.p1, E2E_PAYLOAD - a, t->sum);
+	t->sum = rpb_sum_span(&out->data, E2E_PAYLOAD, t->sum);
 	t->got++;
 	return 0;
 }

@@ -60,9 +60,7 @@ __attribute__((noinline)) uint64_t rpb_walk_core(const struct rp_ring *ring, uin
 		uint32_t got = 0;
 		st = rp_ring_drain_bpf_output(ring, head, &tail, out, RPB_CORE_BATCH, &got);
 		for (uint32_t i = 0; i < got; i++) {
-			uint32_t a = payload <= out[i].data.n0 ? payload : out[i].data.n0;
-			sum = rpb_sum(out[i].data.p0, a, sum);
-			sum = rpb_sum(out[i].data.p1, payload - a, sum);
+			sum = rpb_sum_span(&out[i].data, payload, sum);
 		}
 		got_all += got;
 		if (st == RP_OTHER) {
@@ -92,9 +90,7 @@ __attribute__((noinline)) uint64_t rpb_walk_core_dv(const struct rp_ring *ring, 
 			rp_bpf_output out;
 			if (rp_bpf_output_view(&recs[i], &out) != RP_OK)
 				continue;
-			uint32_t a = payload <= out.data.n0 ? payload : out.data.n0;
-			sum = rpb_sum(out.data.p0, a, sum);
-			sum = rpb_sum(out.data.p1, payload - a, sum);
+			sum = rpb_sum_span(&out.data, payload, sum);
 			got_all++;
 		}
 	} while (st == RP_MORE);

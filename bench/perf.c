@@ -55,9 +55,7 @@ static int ad_record(void *ctx, const rp_record *rec)
 	if (rp_bpf_output_view(rec, &out) != RP_OK)
 		return 0;
 	uint32_t want = c->payload <= out.raw_size ? c->payload : out.raw_size;
-	uint32_t a = want <= out.data.n0 ? want : out.data.n0;
-	c->sum = rpb_sum(out.data.p0, a, c->sum);
-	c->sum = rpb_sum(out.data.p1, want - a, c->sum);
+	c->sum = rpb_sum_span(&out.data, want, c->sum);
 	c->samples++;
 	return 0;
 }
@@ -68,9 +66,7 @@ static int ad_payload(void *ctx, const rp_bpf_sample *s)
 {
 	consumed *c = ctx;
 	uint32_t want = c->payload <= s->raw_size ? c->payload : s->raw_size;
-	uint32_t a = want <= s->data.n0 ? want : s->data.n0;
-	c->sum = rpb_sum(s->data.p0, a, c->sum);
-	c->sum = rpb_sum(s->data.p1, want - a, c->sum);
+	c->sum = rpb_sum_span(&s->data, want, c->sum);
 	c->samples++;
 	return 0;
 }
@@ -83,9 +79,7 @@ static int ad_samples(void *ctx, const rp_bpf_sample *s, uint32_t n)
 	uint32_t want_max = c->payload;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t want = want_max <= s[i].raw_size ? want_max : s[i].raw_size;
-		uint32_t a = want <= s[i].data.n0 ? want : s[i].data.n0;
-		sum = rpb_sum(s[i].data.p0, a, sum);
-		sum = rpb_sum(s[i].data.p1, want - a, sum);
+		sum = rpb_sum_span(&s[i].data, want, sum);
 	}
 	c->samples += n;
 	c->sum = sum;
@@ -121,9 +115,7 @@ static int rp_consume(struct perf_event_mmap_page *pg, const rp_ring *ring, cons
 				continue;
 			}
 			uint32_t want = c->payload <= out.raw_size ? c->payload : out.raw_size;
-			uint32_t a = want <= out.data.n0 ? want : out.data.n0;
-			c->sum = rpb_sum(out.data.p0, a, c->sum);
-			c->sum = rpb_sum(out.data.p1, want - a, c->sum);
+			c->sum = rpb_sum_span(&out.data, want, c->sum);
 			c->wrapped += recs[i].body.n1 != 0;
 			c->samples++;
 		}
