@@ -76,37 +76,12 @@ if [ ! -s "$conf" ]; then
 fi
 export WHY3CONFIG=$conf
 
-# The cache: a directory of WP result files, seeded from proofs/cache.json.
+# The cache: a directory of WP result files, seeded from proofs/cache.json
+# (its rules: proofs/cache.sh).
+. proofs/cache.sh
 cache=$out/cache
-rm -rf "$cache"; mkdir -p "$cache"
-if [ "${RP_PROOF_CACHE:-}" != none ] && [ -s proofs/cache.json ]; then
-  jq -r 'to_entries[] | "\(.key)\t\(.value | tojson)"' proofs/cache.json |
-    while IFS=$'\t' read -r k v; do printf '%s\n' "$v" > "$cache/$k.json"; done
-fi
-# A stored failure without a step count would be replayed at any budget.
-# cvc5 reports running out of its resource limit as "unknown" and WP stores
-# that without the limit, so a first-tier "unknown" (100,000 steps) would
-# stand in the second tier for a goal cvc5 proves with 4 M.  After each pass
-# (and before the cache is saved) such an entry is restated as what it
-# records, no proof within that pass's budget: "stepout" with the pass's
-# steps, which WP replays at that budget or less and runs again with more.
-# Any other stored failure without a step count, and any found in a seeded
-# cache (its budget unknown), is dropped: the prover simply runs again.
-# (WP writes '"verdict": "valid"', jq '"verdict":"valid"': both match.)
-limitless_failures() {
-  grep -L '"verdict": *"valid"' "$cache"/*.json 2>/dev/null | xargs -r grep -L '"steps"'
-}
-mark_failures() { # STEPS: the budget of the pass that just ran
-  local f
-  for f in $(limitless_failures); do
-    if grep -q '"verdict": *"unknown"' "$f"; then
-      jq -c --argjson b "$1" '. + {verdict: "stepout", steps: $b}' "$f" > "$f.tmp" && mv "$f.tmp" "$f"
-    else
-      rm -f "$f"
-    fi
-  done
-}
-limitless_failures | xargs -r rm -f
+if [ "${RP_PROOF_CACHE:-}" != none ]; then cache_seed "$cache" proofs/cache.json; else cache_seed "$cache" /dev/null; fi
+mark_failures() { cache_mark "$cache" "$1"; }
 seeded=$(ls "$cache" | wc -l)
 
 common=(-machdep x86_64 -cpp-extra-args="-Icore" -wp -wp-rte
@@ -254,9 +229,7 @@ t2=$(date +%s)
 
 if [ "${RP_PROOF_CACHE_SAVE:-0}" = 1 ]; then
   [ $fail = 0 ] || { echo "proofs: not saving the cache of a failed run"; exit 1; }
-  (cd "$cache" && for f in *.json; do printf '%s\t' "${f%.json}"; tr -d '\n' < "$f"; echo; done) |
-    sort | jq -R -s 'split("\n") | map(select(length > 0) | split("\t") | {key: .[0], value: (.[1] | fromjson)}) | from_entries' \
-    > proofs/cache.json
+  cache_save "$cache" proofs/cache.json
   echo "proofs: wrote $(jq length proofs/cache.json) results to proofs/cache.json"
   # The functions that needed the whole budget: this run's second tier, the
   # ones proved with it directly, and (for a run of some functions only) the

@@ -1,0 +1,53 @@
+# The proof result cache, sourced by proofs/run.sh (tested by
+# tests/proofs/cache_test.sh).  A cache directory holds one WP result file
+# per proof task, KEY.json, KEY an MD5 of the exact prover input; the
+# stored form (proofs/cache.json) is one JSON object of all of them.
+#
+# A stored failure without a step count would be replayed at any budget.
+# cvc5 reports running out of its resource limit as "unknown" and WP stores
+# that without the limit, so a first-tier "unknown" (100,000 steps) would
+# stand in the second tier for a goal cvc5 proves with 4 M.  After each pass
+# such an entry is restated as what it records, no proof within that pass's
+# budget: "stepout" with the pass's steps, which WP replays at that budget or
+# less and runs again with more (cache_mark).  Any other stored failure
+# without a step count, and any found in a seeded cache (its budget
+# unknown), is dropped: the prover simply runs again.
+# WP writes '"verdict": "valid"', jq '"verdict":"valid"': the patterns
+# below match both.
+
+# cache_seed DIR JSON: DIR emptied, then one file per entry of JSON; the
+# failures without a step count are dropped.
+cache_seed() {
+  rm -rf "$1"; mkdir -p "$1"
+  if [ -s "$2" ]; then
+    jq -r 'to_entries[] | "\(.key)\t\(.value | tojson)"' "$2" |
+      while IFS=$'\t' read -r k v; do printf '%s\n' "$v" > "$1/$k.json"; done
+  fi
+  cache_limitless "$1" | xargs -r rm -f
+}
+
+# cache_limitless DIR: the files of the stored failures without a step count.
+cache_limitless() {
+  grep -L '"verdict": *"valid"' "$1"/*.json 2>/dev/null | xargs -r grep -L '"steps"'
+}
+
+# cache_mark DIR STEPS: after a pass with budget STEPS, its "unknown"s
+# without a step count become step-outs at STEPS; other failures without a
+# step count are dropped.
+cache_mark() {
+  local f
+  for f in $(cache_limitless "$1"); do
+    if grep -q '"verdict": *"unknown"' "$f"; then
+      jq -c --argjson b "$2" '. + {verdict: "stepout", steps: $b}' "$f" > "$f.tmp" && mv "$f.tmp" "$f"
+    else
+      rm -f "$f"
+    fi
+  done
+}
+
+# cache_save DIR JSON: every file of DIR into JSON, sorted by key.
+cache_save() {
+  (cd "$1" && for f in *.json; do printf '%s\t' "${f%.json}"; tr -d '\n' < "$f"; echo; done) |
+    sort | jq -R -s 'split("\n") | map(select(length > 0) | split("\t") | {key: .[0], value: (.[1] | fromjson)}) | from_entries' \
+    > "$2"
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The proof cache's rules (proofs/cache.sh), on hand-written entries in
+# both spellings WP and jq write.  TAP on stdout.
+set -u
+cd "$(dirname "$0")/../.."
+. proofs/cache.sh
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+n=0; bad=0
+check() { # NAME COMMAND...
+  local name=$1; shift
+  n=$((n + 1))
+  if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; bad=1; fi
+}
+same_json() { [ "$(jq -cS . "$1")" = "$(jq -cS . "$2")" ]; }
+
+# A stored cache as proofs/cache.json holds it (jq's compact spelling).
+cat > "$t/stored.json" <<'J'
+{"a0":{"prover":"CVC5:1.0.3","verdict":"valid","time":0.33},
+ "a1":{"prover":"CVC4:1.8","verdict":"stepout","steps":20000,"time":0.2},
+ "a2":{"prover":"CVC5:1.0.3","verdict":"unknown","time":0.1},
+ "a3":{"prover":"CVC4:1.8","verdict":"valid","steps":18405,"time":0.05},
+ "a4":{"prover":"CVC5:1.0.3","verdict":"stepout","steps":100000,"time":2.5}}
+J
+c=$t/cache
+cache_seed "$c" "$t/stored.json"
+check "seed keeps a cvc5 proof stored without a step count" test -s "$c/a0.json"
+check "seed keeps a step-out with its step count" test -s "$c/a1.json"
+check "seed keeps a proof with a step count" test -s "$c/a3.json"
+check "seed keeps an entry cache_mark wrote" test -s "$c/a4.json"
+check "seed drops an unknown without a step count (its budget is not known)" test ! -e "$c/a2.json"
+check "seed writes nothing else" test "$(ls "$c" | wc -l)" = 4
+
+# Files as WP writes them after a pass (its spaced spelling).
+printf '%s\n' '{ "prover": "CVC5:1.0.3", "verdict": "unknown", "time": 0.5 }' > "$c/b0.json"
+printf '%s\n' '{ "prover": "CVC5:1.0.3", "verdict": "failed", "time": 0.1 }' > "$c/b1.json"
+printf '%s\n' '{ "prover": "CVC5:1.0.3", "verdict": "valid", "time": 0.26 }' > "$c/b2.json"
+printf '%s\n' '{ "prover": "CVC4:1.8", "verdict": "stepout", "time": 1.2, "steps": 100000 }' > "$c/b3.json"
+cp "$c/b2.json" "$t/b2.before"; cp "$c/b3.json" "$t/b3.before"; cp "$c/a0.json" "$t/a0.before"
+cache_mark "$c" 20000
+check "mark: an unknown becomes a step-out at the pass's budget" \
+  test "$(jq -c '[.prover, .verdict, .steps, .time]' "$c/b0.json")" = '["CVC5:1.0.3","stepout",20000,0.5]'
+check "mark: another failure without a step count is dropped" test ! -e "$c/b1.json"
+check "mark: a proof WP wrote is untouched" cmp -s "$c/b2.json" "$t/b2.before"
+check "mark: a proof jq wrote is untouched" cmp -s "$c/a0.json" "$t/a0.before"
+check "mark: a step-out with its step count is untouched" cmp -s "$c/b3.json" "$t/b3.before"
+check "mark: nothing is left without a step count but proofs" test -z "$(cache_limitless "$c")"
+
+# Saved and seeded again: the same entries.
+cache_save "$c" "$t/saved.json"
+check "save: one entry per file" test "$(jq length "$t/saved.json")" = "$(ls "$c" | wc -l)"
+cache_seed "$t/again" "$t/saved.json"
+ok=true
+for f in "$c"/*.json; do same_json "$f" "$t/again/$(basename "$f")" || ok=false; done
+check "save then seed: every entry comes back unchanged" $ok
+check "save then seed: nothing more" test "$(ls "$t/again" | wc -l)" = "$(ls "$c" | wc -l)"
+
+echo "1..$n"
+exit $bad
