@@ -18,8 +18,9 @@
 #  - a per-goal result cache keyed by the exact proof task (WP's own cache:
 #    an MD5 of the prover input), seeded from proofs/cache.json.  A changed
 #    goal is a different task, so it misses the cache and is proved afresh;
-#    a cached failure is re-run whenever the step limit is larger (one
-#    stored without its step count, as WP stores cvc5's, is not kept).
+#    a cached failure is re-run whenever the step limit is larger (cvc5's,
+#    which WP stores without a step count, get their pass's budget:
+#    proofs/cache.sh).
 #    RP_PROOF_CACHE=none (make proofs-full) starts from an empty cache and
 #    trusts no stored result; RP_PROOF_CACHE_SAVE=1 (make proofs-cache)
 #    writes this run's results back to proofs/cache.json;
