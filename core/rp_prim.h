@@ -53,6 +53,25 @@ typedef struct rp_span {
 #define RP_COLD
 #endif
 
+/* A function a caller's loop must inline, outside the library too (the
+ * primitives here, the walks' common paths and their iterators), is defined
+ * in its module's header: static inline for a compiler, so that an agent's
+ * loop over an iterator makes no call per record.  Frama-C sees it as an
+ * ordinary function declared in the header and defined in the module's .c
+ * file only (which defines RP_DEFINE_<MODULE> before its includes), so it
+ * is proved once.  RP_INLINE_LOCAL is the same for a helper that only the
+ * header's own definitions call (static for Frama-C too). */
+#if defined(__FRAMAC__)
+#define RP_INLINE
+#define RP_INLINE_LOCAL static
+#elif defined(__GNUC__)
+#define RP_INLINE static inline __attribute__((always_inline))
+#define RP_INLINE_LOCAL RP_INLINE
+#else
+#define RP_INLINE static inline
+#define RP_INLINE_LOCAL RP_INLINE
+#endif
+
 /* The header word whole: an empty asm that passes w through unchanged, so
  * that clang keeps the header as one 8-byte load (without it clang 14 sees
  * that only parts of the word are used and narrows the composition into
@@ -126,7 +145,7 @@ typedef struct rp_span {
 /*@ assigns \nothing;
     ensures \result == rp_dist(h, t);
 */
-uint64_t rp_pos_dist(uint64_t h, uint64_t t);
+RP_INLINE uint64_t rp_pos_dist(uint64_t h, uint64_t t);
 
 /* t + n on the u64 circle (n at most a ring size). */
 /*@ requires n <= RP_RING_MAX;
@@ -134,7 +153,7 @@ uint64_t rp_pos_dist(uint64_t h, uint64_t t);
     ensures \result == (t + n < RP_U64_MOD ? t + n : t + n - RP_U64_MOD);
     ensures rp_dist(\result, t) == n;
 */
-uint64_t rp_pos_add(uint64_t t, uint64_t n);
+RP_INLINE uint64_t rp_pos_add(uint64_t t, uint64_t n);
 
 /* Offset of position pos in a ring of size bytes, rounded down to 8.
  * Division, not a mask: size need not be a power of two here, and the
@@ -144,7 +163,7 @@ uint64_t rp_pos_add(uint64_t t, uint64_t n);
     ensures \result == rp_off(pos, size);
     ensures \result % 8 == 0 && \result + 8 <= size;
 */
-uint64_t rp_pos_off(uint64_t pos, uint64_t size);
+RP_INLINE uint64_t rp_pos_off(uint64_t pos, uint64_t size);
 
 /* A walk's place: a position and its offset in the ring. */
 typedef struct rp_place {
@@ -165,7 +184,7 @@ typedef struct rp_place {
     ensures rp_dist(\result.pos, t) == s;
     ensures \result.off == rp_off(\result.pos, size);
 */
-rp_place rp_place_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s);
+RP_INLINE rp_place rp_place_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s);
 
 /* The same step when the caller knows the record ends before both the ring
  * end and 2^64: two adds, no compare (the fused walk's common case). */
@@ -179,44 +198,44 @@ rp_place rp_place_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s);
     ensures \result.off == off + s;
     ensures \result.off == rp_off(\result.pos, size);
 */
-rp_place rp_place_within(uint64_t size, uint64_t t, uint64_t off, uint64_t s);
+RP_INLINE rp_place rp_place_within(uint64_t size, uint64_t t, uint64_t off, uint64_t s);
 
 /* Compose bytes into a value in host byte order (b0 is the byte at the
  * lowest address).  The loads below and the spans' wrapped reads share them. */
 /*@ assigns \nothing;
     ensures \result == rp_le16(b0, b1);
 */
-uint16_t rp_bytes_u16(uint8_t b0, uint8_t b1);
+RP_INLINE uint16_t rp_bytes_u16(uint8_t b0, uint8_t b1);
 
 /*@ assigns \nothing;
     ensures \result == rp_le32(b0, b1, b2, b3);
 */
-uint32_t rp_bytes_u32(uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3);
+RP_INLINE uint32_t rp_bytes_u32(uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3);
 
 /*@ assigns \nothing;
     ensures \result == rp_le64(b0, b1, b2, b3, b4, b5, b6, b7);
 */
-uint64_t rp_bytes_u64(uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3,
-                      uint8_t b4, uint8_t b5, uint8_t b6, uint8_t b7);
+RP_INLINE uint64_t rp_bytes_u64(uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3,
+                                uint8_t b4, uint8_t b5, uint8_t b6, uint8_t b7);
 
 /* Load a value from ring memory: each byte once, through RP_LOAD_U8. */
 /*@ requires \valid_read(p + (0 .. 1));
     assigns \nothing;
     ensures \result == rp_le16(p[0], p[1]);
 */
-uint16_t rp_load_u16(const uint8_t *p);
+RP_INLINE uint16_t rp_load_u16(const uint8_t *p);
 
 /*@ requires \valid_read(p + (0 .. 3));
     assigns \nothing;
     ensures \result == rp_le32(p[0], p[1], p[2], p[3]);
 */
-uint32_t rp_load_u32(const uint8_t *p);
+RP_INLINE uint32_t rp_load_u32(const uint8_t *p);
 
 /*@ requires \valid_read(p + (0 .. 7));
     assigns \nothing;
     ensures \result == rp_le64(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
 */
-uint64_t rp_load_u64(const uint8_t *p);
+RP_INLINE uint64_t rp_load_u64(const uint8_t *p);
 
 /* A perf record header (u32 type, u16 misc, u16 size), read with one
  * 8-byte load and split in registers. */
@@ -232,7 +251,7 @@ typedef struct rp_header {
     ensures \result.misc == rp_le16(p[4], p[5]);
     ensures \result.size == rp_le16(p[6], p[7]);
 */
-rp_header rp_load_header(const uint8_t *p);
+RP_INLINE rp_header rp_load_header(const uint8_t *p);
 
 /* The len bytes after the 8-byte header at offset off: from off + 8 (0 if
  * the header ends the ring), wrapping at most once.  len + 8 <= rsize, so
@@ -244,8 +263,208 @@ rp_header rp_load_header(const uint8_t *p);
     assigns \nothing;
     ensures rp_slices_in_ring(data, rsize, off, len, \result);
 */
-rp_span rp_slices_after(const uint8_t *data, uint64_t rsize, uint64_t off,
-                        uint32_t len);
+RP_INLINE rp_span rp_slices_after(const uint8_t *data, uint64_t rsize, uint64_t off,
+                                  uint32_t len);
+
+/* ---- definitions (see RP_INLINE) ------------------------------------------ */
+#if !defined(__FRAMAC__) || defined(RP_DEFINE_PRIM)
+
+RP_INLINE uint64_t rp_pos_dist(uint64_t h, uint64_t t)
+{
+	return h >= t ? h - t : (UINT64_MAX - t) + h + 1u;
+}
+
+RP_INLINE uint64_t rp_pos_add(uint64_t t, uint64_t n)
+{
+	return UINT64_MAX - t >= n ? t + n : n - (UINT64_MAX - t) - 1u;
+}
+
+RP_INLINE uint64_t rp_pos_off(uint64_t pos, uint64_t size)
+{
+	return 8u * ((pos / 8u) % (size / 8u));
+}
+
+/* (m * q + r) mod m == r: the one modular fact the offset step needs. */
+/*@ ghost
+/@ requires 0 < m && 0 <= r < m;
+   assigns \nothing;
+   ensures (m * q + r) % m == r;
+@/
+static void rp_mod_fact(uint64_t m, uint64_t q, uint64_t r)
+{
+}
+*/
+
+/* The offset of t2 = t + s (on the u64 circle), from t's offset.  When the
+ * position passes 2^64 the offset jumps (unless size divides 2^64, which the
+ * core does not assume), so that rare step divides again.  The ghost call
+ * gives the provers the one modular fact the step needs, instantiated with
+ * the terms at hand (as a lemma they do not find the instance). */
+/*@ requires rp_ring_size_ok(size);
+    requires t % 8 == 0 && s % 8 == 0 && 8 <= s <= size;
+    requires off == rp_off(t, size);
+    requires t2 == (t + s < RP_U64_MOD ? t + s : t + s - RP_U64_MOD);
+    assigns \nothing;
+    ensures \result == rp_off(t2, size);
+*/
+RP_INLINE_LOCAL uint64_t rp_off_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s,
+                                    uint64_t t2)
+{
+	if (t2 < t)
+		return rp_pos_off(t2, size);
+	/*@ ghost
+	  uint64_t m = size / 8;
+	  uint64_t q = (t / 8) / m;
+	*/
+	//@ assert t / 8 == m * q + off / 8;
+	//@ assert t2 / 8 == t / 8 + s / 8;
+	uint64_t o = off + s;
+	if (o >= size) {
+		o -= size;
+		//@ ghost rp_mod_fact(m, q + 1, o / 8);
+		//@ assert t2 / 8 == m * (q + 1) + o / 8;
+	} else {
+		//@ ghost rp_mod_fact(m, q, o / 8);
+		//@ assert t2 / 8 == m * q + o / 8;
+	}
+	return o;
+}
+
+RP_INLINE rp_place rp_place_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s)
+{
+	rp_place next;
+
+	next.pos = rp_pos_add(t, s);
+	next.off = rp_off_after(size, t, off, s, next.pos);
+	return next;
+}
+
+RP_INLINE rp_place rp_place_within(uint64_t size, uint64_t t, uint64_t off, uint64_t s)
+{
+	rp_place next;
+	(void)size; /* the contract's: the offset stays below it */
+	/*@ ghost
+	  uint64_t m = size / 8;
+	  uint64_t q = (t / 8) / m;
+	*/
+	//@ assert t / 8 == m * q + off / 8;
+	next.pos = t + s;
+	next.off = off + s;
+	//@ assert next.pos / 8 == t / 8 + s / 8;
+	//@ ghost rp_mod_fact(m, q, next.off / 8);
+	//@ assert next.pos / 8 == m * q + next.off / 8;
+	return next;
+}
+
+/* Each shifted byte is named and stated as a product (WP's bitshift tactic
+ * proves the link; the provers then see plain linear arithmetic).  A sum of
+ * shifts, not an OR and not `256u * b`: the one form gcc 12 and clang 14
+ * both merge into a single load after inlining. */
+
+RP_INLINE uint16_t rp_bytes_u16(uint8_t b0, uint8_t b1)
+{
+#if RP_BIG_ENDIAN
+	return (uint16_t)(((uint32_t)b0 << 8) + b1);
+#else
+	const uint32_t s1 = (uint32_t)b1 << 8;
+	//@ assert s1 == b1 * 256;
+	return (uint16_t)(b0 + s1);
+#endif
+}
+
+RP_INLINE uint32_t rp_bytes_u32(uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3)
+{
+#if RP_BIG_ENDIAN
+	return ((uint32_t)b0 << 24) + ((uint32_t)b1 << 16) + ((uint32_t)b2 << 8) + b3;
+#else
+	const uint32_t s1 = (uint32_t)b1 << 8;
+	//@ assert s1 == b1 * 256;
+	const uint32_t s2 = (uint32_t)b2 << 16;
+	//@ assert s2 == b2 * 65536;
+	const uint32_t s3 = (uint32_t)b3 << 24;
+	//@ assert s3 == b3 * 16777216;
+	return b0 + s1 + s2 + s3;
+#endif
+}
+
+RP_INLINE uint64_t rp_bytes_u64(uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3,
+                                uint8_t b4, uint8_t b5, uint8_t b6, uint8_t b7)
+{
+#if RP_BIG_ENDIAN
+	return ((uint64_t)b0 << 56) + ((uint64_t)b1 << 48) + ((uint64_t)b2 << 40) +
+	       ((uint64_t)b3 << 32) + ((uint64_t)b4 << 24) + ((uint64_t)b5 << 16) +
+	       ((uint64_t)b6 << 8) + b7;
+#else
+	const uint64_t s1 = (uint64_t)b1 << 8;
+	//@ assert s1 == b1 * 256;
+	const uint64_t s2 = (uint64_t)b2 << 16;
+	//@ assert s2 == b2 * 65536;
+	const uint64_t s3 = (uint64_t)b3 << 24;
+	//@ assert s3 == b3 * 16777216;
+	const uint64_t s4 = (uint64_t)b4 << 32;
+	//@ assert s4 == b4 * 4294967296;
+	const uint64_t s5 = (uint64_t)b5 << 40;
+	//@ assert s5 == b5 * 1099511627776;
+	const uint64_t s6 = (uint64_t)b6 << 48;
+	//@ assert s6 == b6 * 281474976710656;
+	const uint64_t s7 = (uint64_t)b7 << 56;
+	//@ assert s7 == b7 * 72057594037927936;
+	return b0 + s1 + s2 + s3 + s4 + s5 + s6 + s7;
+#endif
+}
+
+RP_INLINE uint16_t rp_load_u16(const uint8_t *p)
+{
+	return rp_bytes_u16(RP_LOAD_U8(p), RP_LOAD_U8(p + 1));
+}
+
+RP_INLINE uint32_t rp_load_u32(const uint8_t *p)
+{
+	return rp_bytes_u32(RP_LOAD_U8(p), RP_LOAD_U8(p + 1), RP_LOAD_U8(p + 2),
+	                    RP_LOAD_U8(p + 3));
+}
+
+RP_INLINE uint64_t rp_load_u64(const uint8_t *p)
+{
+	return rp_bytes_u64(RP_LOAD_U8(p), RP_LOAD_U8(p + 1), RP_LOAD_U8(p + 2),
+	                    RP_LOAD_U8(p + 3), RP_LOAD_U8(p + 4), RP_LOAD_U8(p + 5),
+	                    RP_LOAD_U8(p + 6), RP_LOAD_U8(p + 7));
+}
+
+RP_INLINE rp_header rp_load_header(const uint8_t *p)
+{
+	uint64_t w = rp_load_u64(p);
+	rp_header h;
+
+	RP_WHOLE_U64(w);
+
+#if RP_BIG_ENDIAN
+	h.type = (uint32_t)(w / 4294967296u);
+	h.misc = (uint16_t)((w / 65536u) % 65536u);
+	h.size = (uint16_t)(w % 65536u);
+#else
+	h.type = (uint32_t)(w % 4294967296u);
+	h.misc = (uint16_t)((w / 4294967296u) % 65536u);
+	h.size = (uint16_t)(w / 281474976710656u);
+#endif
+	return h;
+}
+
+RP_INLINE rp_span rp_slices_after(const uint8_t *data, uint64_t rsize, uint64_t off,
+                                  uint32_t len)
+{
+	const uint64_t start = off + 8u >= rsize ? 0 : off + 8u;
+	const uint64_t room = rsize - start;
+	const uint32_t n0 = len <= room ? len : (uint32_t)room;
+	rp_span s;
+
+	s.p0 = data + start;
+	s.n0 = n0;
+	s.p1 = data;
+	s.n1 = len - n0;
+	return s;
+}
+#endif
 
 #ifdef __cplusplus
 }

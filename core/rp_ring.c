@@ -1,3 +1,5 @@
+/* The inline definitions of rp_ring.h (RP_INLINE) are proved here. */
+#define RP_DEFINE_RING
 #include "rp_ring.h"
 
 /* The record whose header is at position t, given its offset off = t mod
@@ -281,85 +283,6 @@ rp_status rp_ring_drain(const rp_ring *ring, uint64_t head, uint64_t *tail,
 	return run.st;
 }
 
-/* The fused BPF-output batch (rp_ring_drain_bpf_output) takes a record in
- * one of two ways.  The loop carries `room`: bytes from t that are
- * published (before head) and before the ring end, measured where the
- * framing checks that only the first record of a run can fail passed.  A
- * record that fits in it needs only its own header checked
- * (rp_bpf_take_within).  Anything else (the first record of a batch, a
- * record that reaches the ring end, less than 16 bytes of room, a header
- * this path does not accept) goes to rp_bpf_take, which checks everything,
- * given the header when the common path read it.  Each header and each raw
- * size is read once.  Either returns the descriptor by value (no memory
- * written: the batch loop then stores it once, field by field). */
-typedef struct rp_bpf_taken {
-	rp_status st;
-	rp_bpf_sample s;
-} rp_bpf_taken;
-
-/* Status st and the empty descriptor at t (payload none, second slice
- * none): where both takes start. */
-/*@ assigns \nothing;
-    ensures \result.st == st && \result.s.pos == t;
-    ensures \result.s.data.p0 == data && \result.s.data.n0 == 0;
-    ensures \result.s.data.p1 == data && \result.s.data.n1 == 0;
-*/
-static RP_HOT rp_bpf_taken rp_bpf_none(rp_status st, const uint8_t *data, uint64_t t)
-{
-	rp_bpf_taken res;
-	res.st = st;
-	res.s.pos = t;
-	res.s.size = 0;
-	res.s.raw_size = 0;
-	res.s.data.p0 = data;
-	res.s.data.n0 = 0;
-	res.s.data.p1 = data;
-	res.s.data.n1 = 0;
-	return res;
-}
-
-/* The record at off, whose header h the caller read, when it lies inside
- * room: a SAMPLE of at least 16 bytes, size a multiple of 8.  Its raw size
- * is then one 4-byte load at off + 8 and its payload one slice, and the
- * record is a BPF output (RP_OK) or not (RP_OTHER).  RP_MORE: not decided
- * here, the raw size not read. */
-/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
-    requires 16 <= room && off + room < size;
-    requires h.type == rp_hdr_type_at(data, off) && h.size == rp_hdr_size_at(data, off);
-    assigns \nothing;
-    ensures within_status: \result.st == RP_OK || \result.st == RP_OTHER || \result.st == RP_MORE;
-    ensures within_other: \result.st == RP_OTHER ==>
-              16 <= h.size <= room && h.size % 8 == 0 && !rp_is_bpf_output_at(data, size, off);
-    ensures within_size: \result.st == RP_OK ==>
-              16 <= \result.s.size <= room && \result.s.size % 8 == 0 &&
-              \result.s.size == rp_hdr_size_at(data, off);
-    ensures within_hdr: \result.st == RP_OK ==>
-              \result.s.pos == t && \result.s.raw_size == rp_raw_size_at(data, size, off) &&
-              rp_is_bpf_output_at(data, size, off);
-    ensures within_len: \result.st == RP_OK ==> rp_span_len(\result.s.data) == \result.s.raw_size;
-    ensures within_geom: \result.st == RP_OK ==> rp_payload_in_ring(data, size, off, \result.s.data);
-*/
-static RP_HOT rp_bpf_taken rp_bpf_take_within(const uint8_t *data, uint64_t size, uint64_t t,
-                                              uint64_t off, uint64_t room, rp_header h)
-{
-	rp_bpf_taken res = rp_bpf_none(RP_MORE, data, t);
-	(void)size; /* the contract's: off + room < size bounds every read */
-	if (h.type != RP_RECORD_SAMPLE || h.size < 16u || h.size % 8u != 0 || h.size > room)
-		return res;
-	const uint32_t raw = rp_load_u32(data + off + 8u);
-	//@ assert raw == rp_raw_size_at(data, size, off);
-	res.st = RP_OTHER;
-	if (raw > h.size - 12u)
-		return res;
-
-	res.st = RP_OK;
-	res.s.size = h.size;
-	res.s.raw_size = raw;
-	res.s.data.p0 = data + off + 12u;
-	res.s.data.n0 = raw;
-	return res;
-}
-
 /* The record at t, framed by rp_ring_take (every check; the header given
  * in h when loaded != 0, as there), then checked the way
  * rp_bpf_output_view checks it.  The raw size is one 4-byte load: the body
@@ -392,7 +315,7 @@ static RP_HOT rp_bpf_taken rp_bpf_take_within(const uint8_t *data, uint64_t size
     complete behaviors;
     disjoint behaviors;
 */
-static RP_COLD rp_bpf_taken rp_bpf_take(const uint8_t *data, uint64_t size, uint64_t head,
+static RP_HOT rp_bpf_taken rp_bpf_take(const uint8_t *data, uint64_t size, uint64_t head,
                                        uint64_t t, uint64_t off, int loaded, rp_header h)
 {
 	rp_bpf_taken res = rp_bpf_none(RP_OK, data, t);
@@ -426,106 +349,18 @@ static RP_COLD rp_bpf_taken rp_bpf_take(const uint8_t *data, uint64_t size, uint
 	return res;
 }
 
-/* The room at t: the bytes from t that are published (before head), before
- * the ring end and before 2^64, or 0 where the framing checks that only
- * the first record of a run can fail (t aligned, head no more than a ring
- * ahead) do not pass.  The strict bounds let a record taken within it move
- * the place with two adds. */
-/*@
-  // What the loop knows of its room, as one named predicate: the loop's
-  // other goals do not need it, and unnamed its facts slowed every one of
-  // them (see proofs/README.md).
-  predicate rp_room_ok(integer size, integer head, integer t, integer off, integer room) =
-    off + room < size && t + room < RP_U64_MOD && room <= rp_dist(head, t) &&
-    (room == 0 || (t % 8 == 0 && rp_dist(head, t) <= size));
-*/
-/*@ requires rp_ring_size_ok(size);
-    requires off == rp_off(t, size);
-    assigns \nothing;
-    ensures room_ok: rp_room_ok(size, head, t, off, \result);
-*/
-static RP_HOT uint64_t rp_room_at(uint64_t size, uint64_t head, uint64_t t, uint64_t off)
-{
-	const uint64_t ahead = rp_pos_dist(head, t);
-	if (t % 8u != 0 || ahead > size)
-		return 0;
-	const uint64_t to_end = size - 1u - off;
-	const uint64_t to_wrap = UINT64_MAX - t;
-	const uint64_t r = ahead < to_end ? ahead : to_end;
-	return r < to_wrap ? r : to_wrap;
-}
 
-/* One step of the fused batch loop: the record at t (rp_bpf_take_within,
- * else rp_bpf_take), then the position, the offset and the room moved past
- * it, all by value (no memory written: the loop stores the descriptor only
- * when the step succeeds, so a failed step leaves memory as the invariants
- * describe it and the loop's postconditions are its invariants word for
- * word).  The room never reaches the ring end nor 2^64, so a record taken
- * within it moves the place with two adds (rp_place_within); after a
- * record rp_bpf_take took, the room is measured afresh.  Its contract
- * holds only the facts the loop needs, over the descriptor's fields, as
- * the loop's invariants state them. */
-typedef struct rp_bpf_stepped {
-	rp_status st;
-	uint64_t t;      /* the position after the record, on RP_OK */
-	uint64_t off;    /* its offset, on RP_OK */
-	uint64_t room;   /* the room from it, on RP_OK */
-	rp_bpf_sample s; /* the descriptor, on RP_OK */
-} rp_bpf_stepped;
-
-/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
-    requires off == rp_off(t, size);
-    requires rp_room_ok(size, head, t, off, room);
-    assigns \nothing;
-    ensures bstep_status: \result.st == RP_OK || \result.st == RP_EMPTY ||
-              \result.st == RP_OTHER || \result.st < 0;
-    ensures bstep_empty: \result.st == RP_EMPTY ==> t == head;
-    ensures bstep_other: \result.st == RP_OTHER ==>
-              rp_frame_ok(data, size, head, t) && !rp_is_bpf_output_at(data, size, off);
-    ensures bstep_pos: \result.st == RP_OK ==> \result.s.pos == t && \result.t % 8 == 0;
-    ensures bstep_adv: \result.st == RP_OK ==> rp_dist(\result.t, t) == \result.s.size;
-    ensures bstep_head: \result.st == RP_OK ==>
-              rp_dist(head, \result.t) == rp_dist(head, t) - \result.s.size;
-    ensures bstep_hdr: \result.st == RP_OK ==>
-              rp_bpf_sample_hdr(data, size, \result.s.pos, \result.s.size, \result.s.raw_size);
-    ensures bstep_len: \result.st == RP_OK ==>
-              rp_bpf_sample_len(\result.s.size, \result.s.raw_size, \result.s.data.n0,
-                                \result.s.data.n1);
-    ensures bstep_geom: \result.st == RP_OK ==>
-              rp_payload_in_ring(data, size, rp_off(\result.s.pos, size), \result.s.data);
-    ensures bstep_off: \result.st == RP_OK ==> \result.off == rp_off(\result.t, size);
-    ensures bstep_room: \result.st == RP_OK ==>
-              rp_room_ok(size, head, \result.t, \result.off, \result.room);
-*/
-static RP_HOT rp_bpf_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uint64_t head,
-                                         uint64_t t, uint64_t off, uint64_t room)
+RP_COLD rp_bpf_stepped rp_bpf_step_cold(const uint8_t *data, uint64_t size, uint64_t head,
+                                         uint64_t t, uint64_t off, int loaded, rp_header h)
 {
 	rp_bpf_stepped res;
-	rp_bpf_taken k;
+	const rp_bpf_taken k = rp_bpf_take(data, size, head, t, off, loaded, h);
 
+	res.st = k.st;
+	res.s = k.s;
 	res.t = t;
 	res.off = off;
 	res.room = 0;
-	if (room >= 16u) {
-		const rp_header h = rp_load_header(data + off);
-		k = rp_bpf_take_within(data, size, t, off, room, h);
-		if (k.st == RP_OK) {
-			const rp_place next = rp_place_within(size, t, off, k.s.size);
-			res.st = RP_OK;
-			res.s = k.s;
-			res.t = next.pos;
-			res.off = next.off;
-			res.room = room - k.s.size;
-			return res;
-		}
-		if (k.st == RP_MORE)
-			k = rp_bpf_take(data, size, head, t, off, 1, h);
-	} else {
-		const rp_header unread = { 0, 0, 0 };
-		k = rp_bpf_take(data, size, head, t, off, 0, unread);
-	}
-	res.st = k.st;
-	res.s = k.s;
 	if (k.st == RP_OK) {
 		const rp_place next = rp_place_after(size, t, off, k.s.size);
 		res.t = next.pos;
@@ -534,6 +369,7 @@ static RP_HOT rp_bpf_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uin
 	}
 	return res;
 }
+
 
 /* Store descriptor n, field by field.  The frame (descriptors 0 .. n - 1
  * unchanged) is proved here, where the context is small, so the loop

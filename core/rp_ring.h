@@ -324,6 +324,363 @@ typedef struct rp_bpf_sample {
 rp_status rp_ring_drain_bpf_output(const rp_ring *ring, uint64_t head, uint64_t *tail,
                                    rp_bpf_sample *out, uint32_t max, uint32_t *count);
 
+/* ---- the fused walk's step (inline) -------------------------------------- */
+
+/* The fused BPF-output batch (rp_ring_drain_bpf_output) takes a record in
+ * one of two ways.  The loop carries `room`: bytes from t that are
+ * published (before head) and before the ring end, measured where the
+ * framing checks that only the first record of a run can fail passed.  A
+ * record that fits in it needs only its own header checked
+ * (rp_bpf_take_within).  Anything else (the first record of a batch, a
+ * record that reaches the ring end, less than 16 bytes of room, a header
+ * this path does not accept) goes to rp_bpf_take, which checks everything,
+ * given the header when the common path read it.  Each header and each raw
+ * size is read once.  Either returns the descriptor by value (no memory
+ * written: the batch loop then stores it once, field by field). */
+typedef struct rp_bpf_taken {
+	rp_status st;
+	rp_bpf_sample s;
+} rp_bpf_taken;
+
+/* The room the fused walk carries: bytes from t that are published (before
+ * head), before the ring end and before 2^64 (rp_room_at in rp_ring.c
+ * measures it). */
+/*@
+  // What the loop knows of its room, as one named predicate: the loop's
+  // other goals do not need it, and unnamed its facts slowed every one of
+  // them (see proofs/README.md).
+  predicate rp_room_ok(integer size, integer head, integer t, integer off, integer room) =
+    off + room < size && t + room < RP_U64_MOD && room <= rp_dist(head, t) &&
+    (room == 0 || (t % 8 == 0 && rp_dist(head, t) <= size));
+*/
+
+/* The room at t: the bytes from t that are published (before head), before
+ * the ring end and before 2^64, or 0 where the framing checks that only
+ * the first record of a run can fail (t aligned, head no more than a ring
+ * ahead) do not pass.  The strict bounds let a record taken within it move
+ * the place with two adds. */
+/*@ requires rp_ring_size_ok(size);
+    requires off == rp_off(t, size);
+    assigns \nothing;
+    ensures room_ok: rp_room_ok(size, head, t, off, \result);
+*/
+RP_INLINE uint64_t rp_room_at(uint64_t size, uint64_t head, uint64_t t, uint64_t off);
+
+/* Status st and the empty descriptor at t (payload none, second slice
+ * none): where both takes start. */
+/*@ assigns \nothing;
+    ensures \result.st == st && \result.s.pos == t;
+    ensures \result.s.data.p0 == data && \result.s.data.n0 == 0;
+    ensures \result.s.data.p1 == data && \result.s.data.n1 == 0;
+*/
+RP_INLINE rp_bpf_taken rp_bpf_none(rp_status st, const uint8_t *data, uint64_t t);
+
+/* The record at off, whose header h the caller read, when it lies inside
+ * room: a SAMPLE of at least 16 bytes, size a multiple of 8.  Its raw size
+ * is then one 4-byte load at off + 8 and its payload one slice, and the
+ * record is a BPF output (RP_OK) or not (RP_OTHER).  RP_MORE: not decided
+ * here, the raw size not read. */
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires 16 <= room && off + room < size;
+    requires h.type == rp_hdr_type_at(data, off) && h.size == rp_hdr_size_at(data, off);
+    assigns \nothing;
+    ensures within_status: \result.st == RP_OK || \result.st == RP_OTHER || \result.st == RP_MORE;
+    ensures within_other: \result.st == RP_OTHER ==>
+              16 <= h.size <= room && h.size % 8 == 0 && !rp_is_bpf_output_at(data, size, off);
+    ensures within_size: \result.st == RP_OK ==>
+              16 <= \result.s.size <= room && \result.s.size % 8 == 0 &&
+              \result.s.size == rp_hdr_size_at(data, off);
+    ensures within_hdr: \result.st == RP_OK ==>
+              \result.s.pos == t && \result.s.raw_size == rp_raw_size_at(data, size, off) &&
+              rp_is_bpf_output_at(data, size, off);
+    ensures within_len: \result.st == RP_OK ==> rp_span_len(\result.s.data) == \result.s.raw_size;
+    ensures within_geom: \result.st == RP_OK ==> rp_payload_in_ring(data, size, off, \result.s.data);
+*/
+RP_INLINE rp_bpf_taken rp_bpf_take_within(const uint8_t *data, uint64_t size, uint64_t t,
+                                           uint64_t off, uint64_t room, rp_header h);
+
+/* What a step of the fused walk returns (rp_bpf_step, rp_bpf_step_cold). */
+typedef struct rp_bpf_stepped {
+	rp_status st;
+	uint64_t t;      /* the position after the record, on RP_OK */
+	uint64_t off;    /* its offset, on RP_OK */
+	uint64_t room;   /* the room from it, on RP_OK */
+	rp_bpf_sample s; /* the descriptor, on RP_OK */
+} rp_bpf_stepped;
+
+/* Everything rp_bpf_step's common path does not take: the record at t by
+ * the full decoder (every check of rp_ring_take, then the view's; the
+ * header given in h when loaded != 0, having been read by the common
+ * path), the place moved past it, and the room measured afresh from there.
+ * Out of line: it runs once per run of records (the first of a batch, the
+ * one that reaches the ring end, the last bytes before head). */
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires off == rp_off(t, size);
+    requires loaded != 0 ==> t % 8 == 0 && 8 <= rp_dist(head, t) <= size &&
+             h.type == rp_hdr_type_at(data, off) && h.misc == rp_hdr_misc_at(data, off) &&
+             h.size == rp_hdr_size_at(data, off);
+    assigns \nothing;
+    ensures cold_status: \result.st == RP_OK || \result.st == RP_EMPTY ||
+              \result.st == RP_OTHER || \result.st < 0;
+    ensures cold_empty: \result.st == RP_EMPTY ==> t == head;
+    ensures cold_other: \result.st == RP_OTHER ==>
+              rp_frame_ok(data, size, head, t) && !rp_is_bpf_output_at(data, size, off);
+    ensures cold_pos: \result.st == RP_OK ==> \result.s.pos == t && \result.t % 8 == 0;
+    ensures cold_adv: \result.st == RP_OK ==> rp_dist(\result.t, t) == \result.s.size;
+    ensures cold_head: \result.st == RP_OK ==>
+              rp_dist(head, \result.t) == rp_dist(head, t) - \result.s.size;
+    ensures cold_hdr: \result.st == RP_OK ==>
+              rp_bpf_sample_hdr(data, size, \result.s.pos, \result.s.size, \result.s.raw_size);
+    ensures cold_len: \result.st == RP_OK ==>
+              rp_bpf_sample_len(\result.s.size, \result.s.raw_size, \result.s.data.n0,
+                                \result.s.data.n1);
+    ensures cold_geom: \result.st == RP_OK ==>
+              rp_payload_in_ring(data, size, rp_off(\result.s.pos, size), \result.s.data);
+    ensures cold_off: \result.st == RP_OK ==> \result.off == rp_off(\result.t, size);
+    ensures cold_room: \result.st == RP_OK ==>
+              rp_room_ok(size, head, \result.t, \result.off, \result.room);
+*/
+rp_bpf_stepped rp_bpf_step_cold(const uint8_t *data, uint64_t size, uint64_t head, uint64_t t,
+                                 uint64_t off, int loaded, rp_header h);
+
+/* One step of the fused batch loop: the record at t (rp_bpf_take_within,
+ * else rp_bpf_take), then the position, the offset and the room moved past
+ * it, all by value (no memory written: the loop stores the descriptor only
+ * when the step succeeds, so a failed step leaves memory as the invariants
+ * describe it and the loop's postconditions are its invariants word for
+ * word).  The room never reaches the ring end nor 2^64, so a record taken
+ * within it moves the place with two adds (rp_place_within); after a
+ * record the full decoder took, the room is measured afresh.  The common
+ * path is inline (in the batch loop and in an iterator's caller); the rest
+ * is one call out of line, rp_bpf_step_cold.  Its contract holds only the
+ * facts the loop needs, over the descriptor's fields, as the loop's
+ * invariants state them. */
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires off == rp_off(t, size);
+    requires rp_room_ok(size, head, t, off, room);
+    assigns \nothing;
+    ensures bstep_status: \result.st == RP_OK || \result.st == RP_EMPTY ||
+              \result.st == RP_OTHER || \result.st < 0;
+    ensures bstep_empty: \result.st == RP_EMPTY ==> t == head;
+    ensures bstep_other: \result.st == RP_OTHER ==>
+              rp_frame_ok(data, size, head, t) && !rp_is_bpf_output_at(data, size, off);
+    ensures bstep_pos: \result.st == RP_OK ==> \result.s.pos == t && \result.t % 8 == 0;
+    ensures bstep_adv: \result.st == RP_OK ==> rp_dist(\result.t, t) == \result.s.size;
+    ensures bstep_head: \result.st == RP_OK ==>
+              rp_dist(head, \result.t) == rp_dist(head, t) - \result.s.size;
+    ensures bstep_hdr: \result.st == RP_OK ==>
+              rp_bpf_sample_hdr(data, size, \result.s.pos, \result.s.size, \result.s.raw_size);
+    ensures bstep_len: \result.st == RP_OK ==>
+              rp_bpf_sample_len(\result.s.size, \result.s.raw_size, \result.s.data.n0,
+                                \result.s.data.n1);
+    ensures bstep_geom: \result.st == RP_OK ==>
+              rp_payload_in_ring(data, size, rp_off(\result.s.pos, size), \result.s.data);
+    ensures bstep_off: \result.st == RP_OK ==> \result.off == rp_off(\result.t, size);
+    ensures bstep_room: \result.st == RP_OK ==>
+              rp_room_ok(size, head, \result.t, \result.off, \result.room);
+*/
+RP_INLINE rp_bpf_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uint64_t head,
+                                      uint64_t t, uint64_t off, uint64_t room);
+
+/* ---- the fused walk one sample at a time ---------------------------------
+ * rp_bpf_iter walks [tail, head) as rp_ring_drain_bpf_output does, with the
+ * same step (rp_bpf_step), and hands out one sample per call instead of
+ * filling an array: a loop that handles each sample as it is decoded (an
+ * agent's consumer, the adapters' per-sample drains) inlines the common
+ * path and overlaps the walk with its own work, where a batch walks first
+ * and hands the array over after.
+ *
+ *   rp_bpf_iter it;
+ *   rp_bpf_sample s;
+ *   rp_status st;
+ *   rp_bpf_iter_init(&it, &ring, head, tail);
+ *   while ((st = rp_bpf_iter_next(&it, &s)) == RP_OK)
+ *           use(s.data);                  // borrowed, as the batch's
+ *   tail = it.tail;   // RP_EMPTY: caught up; RP_OTHER: read the record at
+ *                     // it.tail with rp_ring_next, then init again; < 0:
+ *                     // the framing error rp_ring_next gives at it.tail
+ */
+typedef struct rp_bpf_iter {
+	const uint8_t *data; /* the ring, as rp_ring */
+	uint64_t size;
+	uint64_t head;       /* where the walk ends */
+	uint64_t tail;       /* the next record's position: the tail to publish */
+	uint64_t off;        /* tail mod size (carried, not divided, per record) */
+	uint64_t room;       /* bytes from tail the common path may take (rp_room_ok) */
+} rp_bpf_iter;
+
+/*@
+  // An iterator as rp_bpf_iter_init leaves it and rp_bpf_iter_next keeps it.
+  predicate rp_bpf_iter_ok(rp_bpf_iter *it) =
+    \valid(it) && rp_ring_size_ok(it->size) &&
+    \valid_read(it->data + (0 .. it->size - 1)) &&
+    \separated(it, it->data + (0 .. it->size - 1)) &&
+    it->off == rp_off(it->tail, it->size) &&
+    rp_room_ok(it->size, it->head, it->tail, it->off, it->room);
+*/
+
+/* Start a walk of [tail, head) of ring (one division: the offset). */
+/*@ requires rp_ring_ok(ring);
+    requires \valid(it);
+    requires \separated(it, ring);
+    requires \separated(it, ring->data + (0 .. ring->size - 1));
+    assigns *it;
+    ensures init_ok: rp_bpf_iter_ok(it);
+    ensures init_at: it->data == ring->data && it->size == ring->size &&
+              it->head == head && it->tail == tail;
+*/
+RP_INLINE void rp_bpf_iter_init(rp_bpf_iter *it, const rp_ring *ring, uint64_t head,
+                                uint64_t tail);
+
+/* The sample at it->tail into *s, and it->tail moved past it: RP_OK.
+ * Otherwise nothing moves (*s is not meaningful) and the status says why,
+ * as rp_ring_drain_bpf_output's: RP_EMPTY (it->tail == it->head),
+ * RP_OTHER (a well-framed record that is not a BPF-output sample), or the
+ * framing error rp_ring_next gives at it->tail. */
+/*@ requires rp_bpf_iter_ok(it);
+    requires \valid(s);
+    requires \separated(s, it);
+    requires \separated(s, it->data + (0 .. it->size - 1));
+    assigns it->tail, it->off, it->room, *s;
+    ensures next_ok: rp_bpf_iter_ok(it);
+    ensures next_status: \result == RP_OK || \result == RP_EMPTY || \result == RP_OTHER ||
+              \result < 0;
+    ensures next_stay: \result != RP_OK ==> it->tail == \old(it->tail);
+    ensures next_empty: \result == RP_EMPTY ==> it->tail == it->head;
+    ensures next_other: \result == RP_OTHER ==>
+              rp_frame_ok(it->data, it->size, it->head, it->tail) &&
+              !rp_is_bpf_output_at(it->data, it->size, it->off);
+    ensures next_pos: \result == RP_OK ==> s->pos == \old(it->tail);
+    ensures next_adv: \result == RP_OK ==> rp_dist(it->tail, s->pos) == s->size;
+    ensures next_head: \result == RP_OK ==>
+              rp_dist(it->head, it->tail) == rp_dist(it->head, s->pos) - s->size;
+    ensures next_hdr: \result == RP_OK ==>
+              rp_bpf_sample_hdr(it->data, it->size, s->pos, s->size, s->raw_size);
+    ensures next_len: \result == RP_OK ==>
+              rp_bpf_sample_len(s->size, s->raw_size, s->data.n0, s->data.n1);
+    ensures next_geom: \result == RP_OK ==>
+              rp_payload_in_ring(it->data, it->size, rp_off(s->pos, it->size), s->data);
+*/
+RP_INLINE rp_status rp_bpf_iter_next(rp_bpf_iter *it, rp_bpf_sample *s);
+
+/* ---- definitions (see RP_INLINE in rp_prim.h) ----------------------------- */
+#if !defined(__FRAMAC__) || defined(RP_DEFINE_RING)
+RP_INLINE rp_bpf_taken rp_bpf_none(rp_status st, const uint8_t *data, uint64_t t)
+{
+	rp_bpf_taken res;
+	res.st = st;
+	res.s.pos = t;
+	res.s.size = 0;
+	res.s.raw_size = 0;
+	res.s.data.p0 = data;
+	res.s.data.n0 = 0;
+	res.s.data.p1 = data;
+	res.s.data.n1 = 0;
+	return res;
+}
+
+
+RP_INLINE rp_bpf_taken rp_bpf_take_within(const uint8_t *data, uint64_t size, uint64_t t,
+                                           uint64_t off, uint64_t room, rp_header h)
+{
+	rp_bpf_taken res = rp_bpf_none(RP_MORE, data, t);
+	(void)size; /* the contract's: off + room < size bounds every read */
+	if (h.type != RP_RECORD_SAMPLE || h.size < 16u || h.size % 8u != 0 || h.size > room)
+		return res;
+	const uint32_t raw = rp_load_u32(data + off + 8u);
+	//@ assert raw == rp_raw_size_at(data, size, off);
+	res.st = RP_OTHER;
+	if (raw > h.size - 12u)
+		return res;
+
+	res.st = RP_OK;
+	res.s.size = h.size;
+	res.s.raw_size = raw;
+	res.s.data.p0 = data + off + 12u;
+	res.s.data.n0 = raw;
+	return res;
+}
+
+
+RP_INLINE uint64_t rp_room_at(uint64_t size, uint64_t head, uint64_t t, uint64_t off)
+{
+	const uint64_t ahead = rp_pos_dist(head, t);
+	if (t % 8u != 0 || ahead > size)
+		return 0;
+	const uint64_t to_end = size - 1u - off;
+	const uint64_t to_wrap = UINT64_MAX - t;
+	const uint64_t r = ahead < to_end ? ahead : to_end;
+	return r < to_wrap ? r : to_wrap;
+}
+
+RP_INLINE rp_bpf_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uint64_t head,
+                                      uint64_t t, uint64_t off, uint64_t room)
+{
+	rp_bpf_stepped res;
+	rp_bpf_stepped cold;
+	const rp_header unread = { 0, 0, 0 };
+
+	if (room >= 16u) {
+		const rp_header h = rp_load_header(data + off);
+		const rp_bpf_taken k = rp_bpf_take_within(data, size, t, off, room, h);
+		if (k.st != RP_MORE) {
+			res.st = k.st;
+			res.s = k.s;
+			res.t = t;
+			res.off = off;
+			res.room = 0;
+			if (k.st == RP_OK) {
+				const rp_place next = rp_place_within(size, t, off, k.s.size);
+				res.t = next.pos;
+				res.off = next.off;
+				res.room = room - k.s.size;
+			}
+			return res;
+		}
+		cold = rp_bpf_step_cold(data, size, head, t, off, 1, h);
+	} else {
+		cold = rp_bpf_step_cold(data, size, head, t, off, 0, unread);
+	}
+	/* Copied field by field: returned directly, the cold call's result and
+	 * the common path's would share one object in memory (clang 14 then
+	 * keeps the step's result on the stack, a store and a load per record
+	 * on the common path). */
+	res.st = cold.st;
+	res.t = cold.t;
+	res.off = cold.off;
+	res.room = cold.room;
+	res.s = cold.s;
+	return res;
+}
+
+RP_INLINE void rp_bpf_iter_init(rp_bpf_iter *it, const rp_ring *ring, uint64_t head,
+                                uint64_t tail)
+{
+	const uint64_t off = rp_pos_off(tail, ring->size);
+
+	it->data = ring->data;
+	it->size = ring->size;
+	it->head = head;
+	it->tail = tail;
+	it->off = off;
+	it->room = rp_room_at(ring->size, head, tail, off);
+}
+
+RP_INLINE rp_status rp_bpf_iter_next(rp_bpf_iter *it, rp_bpf_sample *s)
+{
+	const rp_bpf_stepped r = rp_bpf_step(it->data, it->size, it->head, it->tail, it->off,
+	                                     it->room);
+
+	if (r.st == RP_OK) {
+		*s = r.s;
+		it->tail = r.t;
+		it->off = r.off;
+		it->room = r.room;
+	}
+	return r.st;
+}
+#endif
+
 #ifdef __cplusplus
 }
 #endif

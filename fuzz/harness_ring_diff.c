@@ -5,7 +5,8 @@
  * batch (rp_ring_drain_bpf_output) against rp_ring_drain + rp_bpf_output_view
  * on the same image: same descriptors, same stop status at the same tail
  * (RP_OTHER where the view rejects a well-framed record, after which the
- * walk steps over it with rp_ring_next as a caller does). */
+ * walk steps over it with rp_ring_next as a caller does).  And the fused
+ * walk one sample at a time (rp_bpf_iter) against the same reference. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <string.h>
@@ -144,6 +145,49 @@ static void check_fused(const rp_ring *ring, const fz_image *img)
 	}
 }
 
+/* The iterator against the drain and the view, over the whole image: the
+ * same samples, the same stop status at the same tail. */
+static void check_iter(const rp_ring *ring, const fz_image *img)
+{
+	rp_bpf_iter it;
+	uint64_t ref = img->tail;
+
+	rp_bpf_iter_init(&it, ring, img->head, img->tail);
+	for (uint32_t k = 0; k < 1u << 20; k++) {
+		rp_bpf_sample s;
+		rp_record rec;
+		rp_bpf_output bo;
+		uint32_t c = 0;
+		uint64_t t = ref;
+		memset(&s, 0x5a, sizeof s);
+		const rp_status st = rp_bpf_iter_next(&it, &s);
+		rp_status want = rp_ring_drain(ring, img->head, &t, &rec, 1, &c);
+		if (c == 1 && rp_bpf_output_view(&rec, &bo) != RP_OK)
+			want = RP_OTHER;
+		else if (c == 1)
+			want = RP_OK;
+		FZ_CHECK(st == want, "iterator: status %d at %" PRIu64 ", drain + view %d", (int)st,
+		         ref, (int)want);
+		if (st == RP_OK) {
+			FZ_CHECK(s.pos == rec.pos && s.size == rec.size && s.raw_size == bo.raw_size &&
+			         s.data.p0 == bo.data.p0 && s.data.p1 == bo.data.p1 &&
+			         s.data.n0 == bo.data.n0 && s.data.n1 == bo.data.n1,
+			         "iterator: sample at %" PRIu64 " differs from drain + view", rec.pos);
+			ref = t;
+			FZ_CHECK(it.tail == ref, "iterator: tail %" PRIu64 " after the sample, drain %" PRIu64,
+			         it.tail, ref);
+			continue;
+		}
+		FZ_CHECK(it.tail == ref, "iterator: stopped at %" PRIu64 ", drain at %" PRIu64, it.tail, ref);
+		if (st != RP_OTHER)
+			break;
+		FZ_CHECK(rp_ring_next(ring, img->head, &it.tail, &rec) == RP_OK,
+		         "iterator: RP_OTHER at a record rp_ring_next rejects");
+		ref = it.tail;
+		rp_bpf_iter_init(&it, ring, img->head, it.tail);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fz_image img;
@@ -189,6 +233,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FZ_CHECK(ref_st == (int)st, "core stopped with %d at %" PRIu64 ", reference says %d",
 	         (int)st, tail, ref_st);
 	check_fused(&ring, &img);
+	check_iter(&ring, &img);
 	fz_image_free(&img);
 	return 0;
 }

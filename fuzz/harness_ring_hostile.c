@@ -10,7 +10,8 @@
  * their record's body, each byte at most once, and return what they loaded.
  * The fused BPF-output batch (rp_ring_drain_bpf_output) on the same image:
  * it loads each header once and each raw-size word once, nothing else, and
- * its descriptors and stop status follow from the bytes it loaded.
+ * its descriptors and stop status follow from the bytes it loaded; the
+ * iterator (rp_bpf_iter) likewise, sample by sample.
  * Image format: fuzz/fz_util.h; the bytes after the header feed the stream. */
 #include <inttypes.h>
 #include <string.h>
@@ -261,6 +262,44 @@ static void check_fused(const rp_ring *ring, const fz_image *img)
 	reset_log();
 }
 
+/* The iterator (rp_bpf_iter) under the same oracle: between two inits,
+ * each sample is what its loaded bytes make it, and every load is of a
+ * header or a raw size, once. */
+static void check_iter(const rp_ring *ring, const fz_image *img)
+{
+	rp_bpf_iter it;
+	uint64_t t = img->tail;
+	uint32_t raw = 0;
+	rp_status st;
+
+	reset_log();
+	memset(allowed, 0, img->size);
+	rp_bpf_iter_init(&it, ring, img->head, t);
+	for (uint32_t k = 0; k < 4096u; k++) {
+		rp_bpf_sample s;
+		st = rp_bpf_iter_next(&it, &s);
+		if (st != RP_OK)
+			break;
+		FZ_CHECK(s.pos == t && expected_fused(img->head, t, &raw) == RP_OK,
+		         "iterator: sample at %" PRIu64 " is not a BPF output by its loaded bytes", t);
+		FZ_CHECK(s.raw_size == raw && (uint64_t)s.data.n0 + s.data.n1 == raw,
+		         "iterator: payload length");
+		uint8_t h[8];
+		logged_header(NULL, t % hs.size, h);
+		FZ_CHECK(s.size == fz_le16(h + 6), "iterator: record size is not the loaded one");
+		t += fz_le16(h + 6);
+		FZ_CHECK(it.tail == t, "iterator: tail %" PRIu64 ", samples end at %" PRIu64, it.tail, t);
+	}
+	if (st != RP_OK)
+		FZ_CHECK(it.tail == t && expected_fused(img->head, t, &raw) == (int)st,
+		         "iterator: stop %d at %" PRIu64, (int)st, it.tail);
+	for (uint32_t i = 0; i < hs.ntouched; i++)
+		FZ_CHECK(allowed[hs.touched[i]] && hs.count[hs.touched[i]] == 1,
+		         "iterator loaded offset %u %u times (not once, in a header or raw size)",
+		         hs.touched[i], hs.count[hs.touched[i]]);
+	reset_log();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fz_image img;
@@ -311,6 +350,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 	}
 	check_fused(&ring, &img);
+	check_iter(&ring, &img);
 	reset_log();
 	fz_image_free(&img);
 	return 0;

@@ -60,7 +60,7 @@ safety=900   # seconds: never reached within the step limits on this machine kin
 extra=()
 [ -n "${RP_WP_EXTRA:-}" ] && extra=($RP_WP_EXTRA)
 # The functions proved with the bitshift tactic (see above).
-shift_fcts=$(grep -oE '^RP_HOT [a-z0-9_]+ rp_bytes_u[0-9]+\(' core/rp_prim.c | grep -oE 'rp_bytes_u[0-9]+' | paste -sd, -)
+shift_fcts=$(grep -oE '^RP_INLINE [a-z0-9_]+ rp_bytes_u[0-9]+\(' core/rp_prim.h | grep -oE 'rp_bytes_u[0-9]+' | sort -u | paste -sd, -)
 fail=0
 
 if grep -rnwE 'admit|check_admit' core proofs/*.acsl 2>/dev/null; then

@@ -395,37 +395,29 @@ static int other_record(rp_perf_ring *ring, uint64_t head, rp_perf_ring_fn other
 	return 1;
 }
 
-/* Shared by the sample-batch and the per-sample drain: exactly one of bfn
- * and fn is set. */
-static int drain_bpf(rp_perf_ring *ring, rp_perf_samples_fn bfn, rp_perf_payload_fn fn,
-                     rp_perf_ring_fn other, void *ctx, uint32_t max_records)
+/* The sample-batch drain: the core's fused batch fills an array, fn gets
+ * it whole. */
+static int drain_samples(rp_perf_ring *ring, rp_perf_samples_fn fn, rp_perf_ring_fn other,
+                         void *ctx, uint32_t max_records)
 {
 	rp_bpf_sample batch[RP_PERF_BATCH];
 	drain_run d;
-	int go = drain_start(&d, ring, bfn || fn, max_records);
+	int go = drain_start(&d, ring, fn != NULL, max_records);
 
 	if (go <= 0)
 		return go;
 	for (;;) {
-		uint32_t count = 0, used, k;
+		uint32_t count = 0, used = 0;
 		int r = 0;
 		const rp_status st = rp_ring_drain_bpf_output(&ring->data, d.head, &ring->tail,
 		                                              batch, drain_want(&d), &count);
 		int more;
 
-		if (count)
+		if (count) {
 			drain_fit(&d, count, batch[count - 1].pos + batch[count - 1].size - batch[0].pos);
-
-		used = count;
-		if (count && bfn) {
-			r = bfn(ctx, batch, count);
-		} else {
-			for (k = 0; k < count && !r; k++)
-				r = fn(ctx, &batch[k]);
-			used = k;
+			r = fn(ctx, batch, count);
+			used = count;
 		}
-		if (used < count) /* consumed up to and including the stopping sample */
-			ring->tail = batch[used - 1].pos + batch[used - 1].size;
 		stats_add_samples(&ring->stats, batch, used);
 		/* the good samples before a corruption are delivered first; the
 		 * corruption counts only once they are consumed (as in drain) */
@@ -441,14 +433,62 @@ static int drain_bpf(rp_perf_ring *ring, rp_perf_samples_fn bfn, rp_perf_payload
 	return drain_finish(&d);
 }
 
+/* The per-sample drain, on the core's iterator: each sample goes to fn as
+ * soon as it is decoded (no array, no batch), so that the walk and the
+ * callbacks overlap.  The stats are counted once per run of samples, from
+ * the tail's move (the samples chain: the core proves it). */
+static int drain_payloads(rp_perf_ring *ring, rp_perf_payload_fn fn, rp_perf_ring_fn other,
+                          void *ctx, uint32_t max_records)
+{
+	drain_run d;
+	int go = drain_start(&d, ring, fn != NULL, max_records);
+
+	if (go <= 0)
+		return go;
+	for (;;) {
+		const uint32_t budget = d.max_records ? (uint32_t)(d.max_records - d.delivered)
+		                                      : UINT32_MAX;
+		const uint64_t start = ring->tail;
+		rp_bpf_iter it;
+		rp_bpf_sample s;
+		rp_status st = RP_MORE;
+		uint32_t used = 0;
+		int r = 0, more;
+
+		rp_bpf_iter_init(&it, &ring->data, d.head, ring->tail);
+		while (used < budget) {
+			st = rp_bpf_iter_next(&it, &s);
+			if (st != RP_OK)
+				break;
+			used++;
+			r = fn(ctx, &s);
+			if (r)
+				break;
+		}
+		ring->tail = it.tail;
+		stats_count(&ring->stats, used, it.tail - start);
+		/* as in drain_samples: a corruption counts once the samples before
+		 * it are consumed; a stop by fn or the budget leaves it to later */
+		more = r || st == RP_OK ? 1 : walk_on(ring, d.head, st);
+		if (drain_step(&d, used, r, more))
+			break;
+		if (st == RP_OTHER) {
+			more = other_record(ring, d.head, other, ctx, &used, &r);
+			if (drain_step(&d, used, r, more))
+				break;
+		}
+	}
+	return drain_finish(&d);
+}
+
 int rp_perf_ring_drain_samples(rp_perf_ring *ring, rp_perf_samples_fn fn,
                                rp_perf_ring_fn other, void *ctx, uint32_t max_records)
 {
-	return drain_bpf(ring, fn, NULL, other, ctx, max_records);
+	return drain_samples(ring, fn, other, ctx, max_records);
 }
 
 int rp_perf_ring_drain_payloads(rp_perf_ring *ring, rp_perf_payload_fn fn,
                                 rp_perf_ring_fn other, void *ctx, uint32_t max_records)
 {
-	return drain_bpf(ring, NULL, fn, other, ctx, max_records);
+	return drain_payloads(ring, fn, other, ctx, max_records);
 }
