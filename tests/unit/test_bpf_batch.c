@@ -2,7 +2,9 @@
  * wrapped payloads, every framing error with the state unchanged, records of
  * other kinds (RP_OTHER, nothing dropped), batch limits, positions passing
  * 2^64, and a differential test against rp_ring_drain + rp_bpf_output_view on
- * random rings. */
+ * random rings.  The same walk one sample at a time (rp_bpf_iter): the same
+ * samples at every start offset, the iterator and the sample untouched by
+ * every call that does not return RP_OK, and the same differential. */
 #include "unit.h"
 
 #define NS 6
@@ -328,12 +330,16 @@ static uint64_t rnd(void)
 	return rng_state;
 }
 
+/* The most samples the differential tests' rings hold: 1,024 bytes of
+ * 16-byte records. */
+#define RING_SAMPLES_MAX 64
+
 typedef struct ref_out {
 	rp_status st;
 	uint32_t n;
 	uint64_t tail;
-	rp_bpf_output v[16];
-	uint64_t pos[16];
+	rp_bpf_output v[RING_SAMPLES_MAX];
+	uint64_t pos[RING_SAMPLES_MAX];
 } ref_out;
 
 static ref_out reference(const rp_ring *g, uint64_t head, uint64_t tail, uint32_t max)
@@ -441,6 +447,159 @@ static void batch_differential(void **state)
 	assert_true(records > 10000 && others > 500 && errors > 200);
 }
 
+/* The iterator over the samples of one image: each call's sample is the
+ * batch's, and a call that does not return RP_OK changes neither the
+ * iterator nor the sample (s2n-style: compared byte for byte). */
+static rp_status iter_all(const rp_ring *g, uint64_t head, uint64_t tail, rp_bpf_sample *out,
+                          uint32_t max, uint32_t *count, uint64_t *end)
+{
+	rp_bpf_iter it;
+	rp_status st;
+	*count = 0;
+	rp_bpf_iter_init(&it, g, head, tail);
+	assert_true(it.tail == tail && it.head == head && it.data == g->data && it.size == g->size);
+	for (;;) {
+		rp_bpf_iter before = it;
+		rp_bpf_sample s;
+		fill_canary(&s, 1);
+		st = rp_bpf_iter_next(&it, &s);
+		if (st != RP_OK) {
+			assert_memory_equal(&it, &before, sizeof it);
+			assert_canary(&s, 1);
+			break;
+		}
+		assert_true(*count < max);
+		assert_true(s.pos == before.tail);
+		assert_true(it.tail == before.tail + s.size);
+		out[(*count)++] = s;
+	}
+	*end = it.tail;
+	return st;
+}
+
+static void iter_all_offsets(void **state)
+{
+	(void)state;
+	for (uint64_t start = 1024; start < 1024 + 256; start += 8) {
+		rb_ring r = rb_new(256, 0x77);
+		uint64_t pos[NS + 1], end = 0;
+		const uint64_t head = put_samples(&r, start, pos);
+		rp_ring g = ring_of(&r);
+		rp_bpf_sample out[NS];
+		uint32_t count = 99;
+		assert_int_equal(iter_all(&g, head, start, out, NS, &count, &end), RP_EMPTY);
+		assert_int_equal(count, NS);
+		assert_true(end == head);
+		check_samples(&r, out, pos, 0, NS);
+		rb_free(&r);
+	}
+}
+
+/* Every framing error of batch_framing_errors, after two samples and
+ * first: the same status at the same position. */
+static void iter_framing_errors(void **state)
+{
+	(void)state;
+	uint64_t pos[NS + 1], end = 0;
+	rp_bpf_sample out[NS];
+	uint32_t count = 0;
+	const uint16_t bad_size[] = { 0, 4, 20, 240 };
+	const rp_status bad_st[] = { RP_E_HDR_SHORT, RP_E_HDR_SHORT, RP_E_HDR_ALIGN, RP_E_TRUNCATED };
+	for (size_t b = 0; b < 4; b++) {
+		rb_ring r = rb_new(256, 0);
+		const uint64_t head = put_samples(&r, 64, pos);
+		rp_ring g = ring_of(&r);
+		rb_put_header(&r, pos[2], RP_RECORD_SAMPLE, 0, bad_size[b]);
+		assert_int_equal(iter_all(&g, head, 64, out, NS, &count, &end), bad_st[b]);
+		assert_int_equal(count, 2);
+		assert_true(end == pos[2]);
+		assert_int_equal(iter_all(&g, head, pos[2], out, NS, &count, &end), bad_st[b]);
+		assert_int_equal(count, 0);
+		rb_free(&r);
+	}
+	rb_ring r = rb_new(256, 0);
+	const uint64_t head = put_samples(&r, 64, pos);
+	rp_ring g = ring_of(&r);
+	assert_int_equal(iter_all(&g, pos[4] - 8, 64, out, NS, &count, &end), RP_E_TRUNCATED);
+	assert_true(count == 3 && end == pos[3]);
+	assert_int_equal(iter_all(&g, pos[2] + 4, 64, out, NS, &count, &end), RP_E_TRUNCATED);
+	assert_true(count == 2 && end == pos[2]);
+	assert_int_equal(iter_all(&g, head, 68, out, NS, &count, &end), RP_E_TAIL_ALIGN);
+	assert_int_equal(iter_all(&g, 64 + 264, 64, out, NS, &count, &end), RP_E_OVERRUN);
+	assert_int_equal(count, 0);
+	/* a LOST after two samples: RP_OTHER there, nothing skipped */
+	rb_put_lost(&r, pos[2], 7, 9);
+	assert_int_equal(iter_all(&g, head, 64, out, NS, &count, &end), RP_OTHER);
+	assert_true(count == 2 && end == pos[2]);
+	rb_free(&r);
+}
+
+/* batch_differential's random rings, walked by the iterator to the end
+ * (stepping over each RP_OTHER record with rp_ring_next, as a caller does)
+ * against the reference. */
+static void iter_differential(void **state)
+{
+	(void)state;
+	static const uint64_t sizes[] = { 64, 128, 192, 256, 1024 };
+	unsigned long records = 0, others = 0, errors = 0;
+	for (int iter = 0; iter < 4000; iter++) {
+		const uint64_t rsize = sizes[rnd() % 5];
+		rb_ring r = rb_new(rsize, (uint8_t)rnd());
+		uint64_t start = rnd() % 3 == 0 ? UINT64_MAX - 8 * (rnd() % 40) + 1 : 8 * (rnd() % 1000);
+		uint64_t p = start;
+		for (;;) {
+			uint8_t payload[64];
+			const unsigned kind = (unsigned)(rnd() % 20);
+			const size_t n = rnd() % 40;
+			uint64_t room = rsize - (p - start);
+			rb_pattern(payload, n, (uint8_t)rnd());
+			if (kind < 16 && 8 + ((n + 4 + 7) / 8) * 8 <= room)
+				p = rb_put_bpf_output(&r, p, payload, n, (uint8_t)rnd());
+			else if (kind < 19 && room >= 24)
+				p = rb_put_lost(&r, p, rnd(), rnd());
+			else {
+				if (room >= 8 && rnd() % 2)
+					rb_put_header(&r, p, (uint32_t)rnd() % 12, 0, (uint16_t)(rnd() % 300));
+				break;
+			}
+		}
+		uint64_t head = p;
+		if (rnd() % 4 == 0)
+			head = p - 4 * (rnd() % 6);
+		uint64_t tail = start;
+		const rp_ring g = ring_of(&r);
+		for (int run = 0; run < 64; run++) {
+			const ref_out want = reference(&g, head, tail, RING_SAMPLES_MAX);
+			rp_bpf_sample out[RING_SAMPLES_MAX];
+			uint32_t count = 0;
+			uint64_t end = 0;
+			const rp_status st = iter_all(&g, head, tail, out, RING_SAMPLES_MAX, &count, &end);
+			assert_int_equal(st, want.st);
+			assert_int_equal(count, want.n);
+			assert_true(end == want.tail);
+			for (uint32_t k = 0; k < count; k++) {
+				assert_true(out[k].pos == want.pos[k]);
+				assert_ptr_equal(out[k].data.p0, want.v[k].data.p0);
+				assert_ptr_equal(out[k].data.p1, want.v[k].data.p1);
+				assert_int_equal(out[k].data.n0, want.v[k].data.n0);
+				assert_int_equal(out[k].data.n1, want.v[k].data.n1);
+				assert_int_equal(out[k].raw_size, want.v[k].raw_size);
+			}
+			records += count;
+			tail = end;
+			if (st != RP_OTHER) {
+				errors += st < 0;
+				break;
+			}
+			rp_record rec;
+			assert_int_equal(rp_ring_next(&g, head, &tail, &rec), RP_OK);
+			others++;
+		}
+		rb_free(&r);
+	}
+	assert_true(records > 10000 && others > 500 && errors > 200);
+}
+
 int main(void)
 {
 	if (!rb_host_is_le())
@@ -454,6 +613,9 @@ int main(void)
 		cmocka_unit_test(batch_raw_size_boundary),
 		cmocka_unit_test(batch_raw_size_boundary_within),
 		cmocka_unit_test(batch_differential),
+		cmocka_unit_test(iter_all_offsets),
+		cmocka_unit_test(iter_framing_errors),
+		cmocka_unit_test(iter_differential),
 	};
 	return cmocka_run_group_tests_name("bpf_batch", tests, NULL, NULL);
 }
