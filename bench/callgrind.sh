@@ -2,12 +2,12 @@
 # Instructions per record of the floor walks, counted by callgrind (exact and
 # repeatable, so it holds on a loaded machine).
 #   bench/callgrind.sh BENCH_BIN OUT_DIR CSV
-# For each payload size, `BENCH_BIN walks SIZE` runs the six floor walks once
+# For each payload size, `BENCH_BIN walks SIZE` runs the eight floor walks once
 # (bench/floor.c); callgrind collects only inside the named walk
 # (--toggle-collect), and the count is divided by the records walked.
-# Appends `ipr,...` rows to CSV and writes OUT_DIR/callgrind-breakdown.txt:
+# Appends `ipr,...` rows to CSV and writes OUT_DIR/callgrind-breakdown-IMPL.txt:
 # where the core's instructions go, per function and per source line, for
-# the 8-byte decode-only walk.
+# the 8-byte decode-only walks of the iterator and of the batch.
 set -u
 bin=$1 out=$2 csv=$3
 mkdir -p "$out/callgrind"
@@ -48,14 +48,17 @@ for size in 8 64 256 512 4000; do
   done
 done
 
-# The breakdown of the 8-byte decode-only core walk.
-f="$out/callgrind/rpb_walk_core_decode-8.out"
+# The breakdown of the 8-byte decode-only walks of the core: the iterator
+# and the batch.
+for w in rpb_walk_iter_decode:rp-iter:"rp_bpf_iter_next" rpb_walk_core_decode:rp-core:"rp_ring_drain_bpf_output"; do
+fn=${w%%:*}; rest=${w#*:}; impl=${rest%%:*}; api=${rest#*:}
+f="$out/callgrind/$fn-8.out"
 if [ -s "$f" ]; then
-  recs=$(awk -F, '$1 == "ipr" && $2 == 8 && $3 == "rp-core" { print $6 }' "$csv")
+  recs=$(awk -F, -v i="$impl" '$1 == "ipr" && $2 == 8 && $3 == i { print $6 }' "$csv")
   {
     echo "Instructions per record of the core's decode-only walk at 8-byte payloads"
-    echo "(rp_ring_drain_bpf_output + reading the first payload byte), by"
-    echo "callgrind: $bin walks 8, --toggle-collect=rpb_walk_core_decode, $recs records."
+    echo "($api + reading the first payload byte), by"
+    echo "callgrind: $bin walks 8, --toggle-collect=$fn, $recs records."
     echo "Exclusive counts: code inlined into a function is counted in it. $note"
     echo
     echo "instr/record  function (file)"
@@ -70,7 +73,8 @@ if [ -s "$f" ]; then
           /^ *[0-9][0-9,]* +\(/ && !/=>/ && !/events annotated/ && file != "" {
             v = $1; gsub(",", "", v); line = $0; sub(/^ *[0-9,]+ +\([ 0-9.%]+\) */, "", line)
             if (v / n >= 0.5) printf "%8.1f  %-12s %s\n", v / n, file, line }' | sort -rn
-  } > "$out/callgrind-breakdown.txt"
-  echo "callgrind breakdown: $out/callgrind-breakdown.txt"
+  } > "$out/callgrind-breakdown-$impl.txt"
+  echo "callgrind breakdown: $out/callgrind-breakdown-$impl.txt"
 fi
+done
 exit $rc

@@ -95,11 +95,10 @@ __attribute__((noinline)) uint64_t rpb_walk_iter(const struct rp_ring *ring, uin
 		if (st != RP_OTHER)
 			break;
 		rp_record rec;
-		if (rp_ring_next(ring, head, &it.tail, &rec) != RP_OK) {
+		if (rp_bpf_iter_record(&it, &rec) != RP_OK) {
 			st = RP_E_TYPE;
 			break;
 		}
-		rp_bpf_iter_init(&it, ring, head, it.tail);
 	}
 	*n = got;
 	*err = st < 0 ? st : 0;
@@ -200,11 +199,10 @@ __attribute__((noinline)) uint64_t rpb_walk_iter_decode(const struct rp_ring *ri
 		if (st != RP_OTHER)
 			break;
 		rp_record rec;
-		if (rp_ring_next(ring, head, &it.tail, &rec) != RP_OK) {
+		if (rp_bpf_iter_record(&it, &rec) != RP_OK) {
 			st = RP_E_TYPE;
 			break;
 		}
-		rp_bpf_iter_init(&it, ring, head, it.tail);
 	}
 	*n = got;
 	*err = st < 0 ? st : 0;

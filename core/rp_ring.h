@@ -496,9 +496,9 @@ RP_INLINE rp_bpf_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uint64_
  *   rp_bpf_iter_init(&it, &ring, head, tail);
  *   while ((st = rp_bpf_iter_next(&it, &s)) == RP_OK)
  *           use(s.data);                  // borrowed, as the batch's
- *   tail = it.tail;   // RP_EMPTY: caught up; RP_OTHER: read the record at
- *                     // it.tail with rp_ring_next, then init again; < 0:
- *                     // the framing error rp_ring_next gives at it.tail
+ *   tail = it.tail;   // RP_EMPTY: caught up; RP_OTHER: read that record
+ *                     // with rp_bpf_iter_record, then go on; < 0: the
+ *                     // framing error rp_ring_next gives at it.tail
  */
 typedef struct rp_bpf_iter {
 	const uint8_t *data; /* the ring, as rp_ring */
@@ -562,6 +562,35 @@ RP_INLINE void rp_bpf_iter_init(rp_bpf_iter *it, const rp_ring *ring, uint64_t h
               rp_payload_in_ring(it->data, it->size, rp_off(s->pos, it->size), s->data);
 */
 RP_INLINE rp_status rp_bpf_iter_next(rp_bpf_iter *it, rp_bpf_sample *s);
+
+/* The record at it->tail whatever its kind, as rp_ring_next reads it (the
+ * one RP_OTHER stopped at: a LOST, say), and the walk moved past it:
+ * RP_OK.  Otherwise rp_ring_next's status, and nothing moves.  Inline, as
+ * the rest of the iterator: a loop that gave an out-of-line function the
+ * iterator's address (rp_ring_next(&ring, head, &it.tail, ...)) would keep
+ * the iterator in memory for the whole loop, a store and a load per
+ * sample on the walk's critical path. */
+/*@ requires rp_bpf_iter_ok(it);
+    requires \valid(rec);
+    requires \separated(rec, it);
+    requires \separated(rec, it->data + (0 .. it->size - 1));
+    assigns it->tail, it->off, it->room, *rec;
+    ensures record_ok: rp_bpf_iter_ok(it);
+    ensures record_status: \result == RP_OK || \result == RP_EMPTY || \result < 0;
+    ensures record_stay: \result != RP_OK ==> it->tail == \old(it->tail);
+    ensures record_empty: \result == RP_EMPTY ==> it->tail == it->head;
+    ensures record_pos: \result == RP_OK ==>
+              rec->pos == \old(it->tail) && rp_dist(it->tail, rec->pos) == rec->size &&
+              rp_dist(it->head, it->tail) == rp_dist(it->head, rec->pos) - rec->size;
+    ensures record_hdr: \result == RP_OK ==>
+              rec->size == rp_hdr_size_at(it->data, rp_off(rec->pos, it->size)) &&
+              rec->type == rp_hdr_type_at(it->data, rp_off(rec->pos, it->size)) &&
+              rec->misc == rp_hdr_misc_at(it->data, rp_off(rec->pos, it->size));
+    ensures record_body: \result == RP_OK ==>
+              rp_body_in_ring(it->data, it->size, rp_off(rec->pos, it->size), rec->size,
+                              rec->body);
+*/
+RP_INLINE rp_status rp_bpf_iter_record(rp_bpf_iter *it, rp_record *rec);
 
 /* ---- definitions (see RP_INLINE in rp_prim.h) ----------------------------- */
 #if !defined(__FRAMAC__) || defined(RP_DEFINE_RING)
@@ -678,6 +707,20 @@ RP_INLINE rp_status rp_bpf_iter_next(rp_bpf_iter *it, rp_bpf_sample *s)
 		it->room = r.room;
 	}
 	return r.st;
+}
+
+RP_INLINE rp_status rp_bpf_iter_record(rp_bpf_iter *it, rp_record *rec)
+{
+	rp_ring ring;
+	uint64_t t = it->tail;
+	rp_status st;
+
+	ring.data = it->data;
+	ring.size = it->size;
+	st = rp_ring_next(&ring, it->head, &t, rec);
+	if (st == RP_OK)
+		rp_bpf_iter_init(it, &ring, it->head, t);
+	return st;
 }
 #endif
 
