@@ -77,7 +77,7 @@ $(LIB_SO): $(LIB_PIC)
 # vector registers (movd/punpckldq per record); without it the walk takes
 # 4.3 instead of 4.7 ns per 8-byte record (bench/RESULTS.md, Run K).
 # clang's packing does not cost (measured), so the flag is gcc's only.
-HOT_CFLAGS := $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),,-fno-tree-slp-vectorize -ftracer)
+HOT_CFLAGS := $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),,-fno-tree-slp-vectorize)
 $(filter %/rp_core_hot.o,$(LIB_OBJS) $(LIB_PIC)): ALL_CFLAGS += $(HOT_CFLAGS)
 
 -include $(LIB_OBJS:.o=.d) $(LIB_PIC:.o=.d)
