@@ -370,6 +370,27 @@ RP_COLD rp_bpf_stepped rp_bpf_step_cold(const uint8_t *data, uint64_t size, uint
 	return res;
 }
 
+RP_COLD rp_bpf_recorded rp_bpf_record_cold(const uint8_t *data, uint64_t size, uint64_t head,
+                                           uint64_t t, uint64_t off)
+{
+	rp_bpf_recorded res;
+	const rp_header unread = { 0, 0, 0 };
+	const rp_ring_taken k = rp_ring_take(data, size, head, t, off, 0, unread);
+
+	res.st = k.st;
+	res.rec = k.rec;
+	res.t = t;
+	res.off = off;
+	res.room = 0;
+	if (k.st == RP_OK) {
+		const rp_place next = rp_place_after(size, t, off, k.rec.size);
+		res.t = next.pos;
+		res.off = next.off;
+		res.room = rp_room_at(size, head, next.pos, next.off);
+	}
+	return res;
+}
+
 
 /* Store descriptor n, field by field.  The frame (descriptors 0 .. n - 1
  * unchanged) is proved here, where the context is small, so the loop

@@ -563,12 +563,46 @@ RP_INLINE void rp_bpf_iter_init(rp_bpf_iter *it, const rp_ring *ring, uint64_t h
 */
 RP_INLINE rp_status rp_bpf_iter_next(rp_bpf_iter *it, rp_bpf_sample *s);
 
+/* What rp_bpf_record_cold returns: the record, the place and room after. */
+typedef struct rp_bpf_recorded {
+	rp_status st;
+	uint64_t t;    /* the position after the record, on RP_OK */
+	uint64_t off;  /* its offset, on RP_OK */
+	uint64_t room; /* the room from it, on RP_OK */
+	rp_record rec; /* on RP_OK */
+} rp_bpf_recorded;
+
+/* The record at t whatever its kind (rp_ring_next's decoder), the place
+ * moved past it and the room measured afresh, by value: rp_bpf_iter_record
+ * out of line. */
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires off == rp_off(t, size);
+    assigns \nothing;
+    ensures rc_status: \result.st == RP_OK || \result.st == RP_EMPTY || \result.st < 0;
+    ensures rc_empty: \result.st == RP_EMPTY ==> t == head;
+    ensures rc_pos: \result.st == RP_OK ==>
+              \result.rec.pos == t && rp_dist(\result.t, t) == \result.rec.size &&
+              rp_dist(head, \result.t) == rp_dist(head, t) - \result.rec.size;
+    ensures rc_hdr: \result.st == RP_OK ==>
+              \result.rec.size == rp_hdr_size_at(data, off) &&
+              \result.rec.type == rp_hdr_type_at(data, off) &&
+              \result.rec.misc == rp_hdr_misc_at(data, off);
+    ensures rc_body: \result.st == RP_OK ==>
+              rp_body_in_ring(data, size, off, \result.rec.size, \result.rec.body);
+    ensures rc_off: \result.st == RP_OK ==> \result.off == rp_off(\result.t, size);
+    ensures rc_room: \result.st == RP_OK ==>
+              rp_room_ok(size, head, \result.t, \result.off, \result.room);
+*/
+rp_bpf_recorded rp_bpf_record_cold(const uint8_t *data, uint64_t size, uint64_t head, uint64_t t,
+                                   uint64_t off);
+
 /* The record at it->tail whatever its kind, as rp_ring_next reads it (the
  * one RP_OTHER stopped at: a LOST, say), and the walk moved past it:
  * RP_OK.  Otherwise rp_ring_next's status, and nothing moves.  Inline, as
- * the rest of the iterator: a loop that gave an out-of-line function the
- * iterator's address (rp_ring_next(&ring, head, &it.tail, ...)) would keep
- * the iterator in memory for the whole loop, a store and a load per
+ * the rest of the iterator (the decoding is out of line, given the
+ * iterator's fields by value): a loop that gave an out-of-line function
+ * the iterator's address (rp_ring_next(&ring, head, &it.tail, ...)) would
+ * keep the iterator in memory for the whole loop, a store and a load per
  * sample on the walk's critical path. */
 /*@ requires rp_bpf_iter_ok(it);
     requires \valid(rec);
@@ -711,16 +745,15 @@ RP_INLINE rp_status rp_bpf_iter_next(rp_bpf_iter *it, rp_bpf_sample *s)
 
 RP_INLINE rp_status rp_bpf_iter_record(rp_bpf_iter *it, rp_record *rec)
 {
-	rp_ring ring;
-	uint64_t t = it->tail;
-	rp_status st;
+	const rp_bpf_recorded r = rp_bpf_record_cold(it->data, it->size, it->head, it->tail, it->off);
 
-	ring.data = it->data;
-	ring.size = it->size;
-	st = rp_ring_next(&ring, it->head, &t, rec);
-	if (st == RP_OK)
-		rp_bpf_iter_init(it, &ring, it->head, t);
-	return st;
+	if (r.st == RP_OK) {
+		*rec = r.rec;
+		it->tail = r.t;
+		it->off = r.off;
+		it->room = r.room;
+	}
+	return r.st;
 }
 #endif
 

@@ -1,17 +1,20 @@
+/* The inline definitions of rp_ringbuf.h (RP_INLINE) are proved here. */
+#define RP_DEFINE_RINGBUF
 #include "rp_ringbuf.h"
 
 /* The record whose header is at position c, given its offset off = c mod
  * size (by division in rp_ringbuf_next; carried from record to record in
  * the drain, as the perf walk does).  The record goes back by value, with
  * the status (no memory written: rec is the record on RP_OK and meaningless
- * otherwise).  The len word is loaded once. */
-typedef struct rp_rb_taken {
-	rp_status st;
-	rp_rb_record rec;
-} rp_rb_taken;
+ * otherwise).  The len word is loaded once; a caller that has already
+ * loaded it (loaded != 0: the walk's common path, which read it and did not
+ * take the record) passes it in word, having checked the positions, and it
+ * is not read again (single fetch). */
 
 /*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
     requires off == rp_off(c, size);
+    requires loaded != 0 ==> c % 8 == 0 && producer % 8 == 0 &&
+             8 <= rp_dist(producer, c) <= size && word == rp_rb_word_at(data, off);
     assigns \nothing;
 
     behavior overrun:
@@ -51,7 +54,7 @@ typedef struct rp_rb_taken {
     disjoint behaviors;
 */
 static RP_HOT rp_rb_taken rp_rb_take(const uint8_t *data, uint64_t size, uint64_t producer,
-                                     uint64_t c, uint64_t off)
+                                     uint64_t c, uint64_t off, int loaded, uint32_t word)
 {
 	rp_rb_taken res;
 	const uint64_t avail = rp_pos_dist(producer, c);
@@ -64,17 +67,18 @@ static RP_HOT rp_rb_taken rp_rb_take(const uint8_t *data, uint64_t size, uint64_
 	res.rec.data.n0 = 0;
 	res.rec.data.p1 = data;
 	res.rec.data.n1 = 0;
-	res.st = RP_E_RB_OVERRUN;
-	if (avail > size)
-		return res;
-	res.st = RP_E_RB_ALIGN;
-	if (c % 8u != 0 || producer % 8u != 0)
-		return res;
-	res.st = RP_EMPTY;
-	if (avail == 0)
-		return res;
-
-	const uint32_t word = rp_load_u32(data + off);
+	if (!loaded) {
+		res.st = RP_E_RB_OVERRUN;
+		if (avail > size)
+			return res;
+		res.st = RP_E_RB_ALIGN;
+		if (c % 8u != 0 || producer % 8u != 0)
+			return res;
+		res.st = RP_EMPTY;
+		if (avail == 0)
+			return res;
+		word = rp_load_u32(data + off);
+	}
 	//@ assert word == rp_rb_word_at(data, off);
 	res.st = RP_BUSY;
 	if (word >= RP_RB_BUSY_BIT)
@@ -102,7 +106,7 @@ RP_HOT rp_status rp_ringbuf_next(const rp_ring *ring, uint64_t producer,
 {
 	const uint64_t c = *consumer;
 	const rp_rb_taken k = rp_rb_take(ring->data, ring->size, producer, c,
-	                                 rp_pos_off(c, ring->size));
+	                                 rp_pos_off(c, ring->size), 0, 0);
 
 	if (k.st != RP_OK)
 		return k.st;
@@ -111,47 +115,22 @@ RP_HOT rp_status rp_ringbuf_next(const rp_ring *ring, uint64_t producer,
 	return RP_OK;
 }
 
-/* One step of the drain: rp_rb_take at c, then the position and the offset
- * moved past the record, by value.  Its contract holds only the facts the
- * drain's loop needs. */
-typedef struct rp_rb_stepped {
-	rp_status st;
-	uint64_t c;   /* the position after the record, on RP_OK */
-	uint64_t off; /* its offset, on RP_OK */
-	rp_rb_record rec;
-} rp_rb_stepped;
-
-/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
-    requires off == rp_off(c, size);
-    assigns \nothing;
-    ensures rbs_codes: \result.st == RP_OK || \result.st == RP_EMPTY || \result.st == RP_BUSY ||
-              \result.st < 0;
-    ensures rbs_empty: \result.st == RP_EMPTY ==> producer == c;
-    ensures rbs_step: \result.st == RP_OK ==>
-              \result.rec.pos == c && \result.rec.pos % 8 == 0 && \result.rec.size >= 8 &&
-              \result.rec.size == rp_rb_total(\result.rec.len) &&
-              rp_dist(producer, c) <= size &&
-              rp_dist(\result.c, c) == \result.rec.size &&
-              rp_dist(producer, \result.c) == rp_dist(producer, c) - \result.rec.size &&
-              \result.off == rp_off(\result.c, size);
-    ensures rbs_data: \result.st == RP_OK ==>
-              rp_slices_in_ring(data, size, rp_off(\result.rec.pos, size), \result.rec.len,
-                                \result.rec.data);
-*/
-static RP_HOT rp_rb_stepped rp_rb_step(const uint8_t *data, uint64_t size, uint64_t producer,
-                                       uint64_t c, uint64_t off)
+RP_COLD rp_rb_stepped rp_rb_step_cold(const uint8_t *data, uint64_t size, uint64_t producer,
+                                      uint64_t c, uint64_t off, int loaded, uint32_t word)
 {
 	rp_rb_stepped res;
-	const rp_rb_taken k = rp_rb_take(data, size, producer, c, off);
+	const rp_rb_taken k = rp_rb_take(data, size, producer, c, off, loaded, word);
 
 	res.st = k.st;
 	res.rec = k.rec;
 	res.c = c;
 	res.off = off;
+	res.room = 0;
 	if (k.st == RP_OK) {
 		const rp_place next = rp_place_after(size, c, off, k.rec.size);
 		res.c = next.pos;
 		res.off = next.off;
+		res.room = rp_rb_room_at(size, producer, next.pos, next.off);
 	}
 	return res;
 }
@@ -165,6 +144,7 @@ rp_status rp_ringbuf_drain(const rp_ring *ring, uint64_t producer,
 	const uint64_t rsize = ring->size;
 	uint64_t c = *consumer;
 	uint64_t off = rp_pos_off(c, rsize);
+	uint64_t room = rp_rb_room_at(rsize, producer, c, off);
 	uint32_t n = 0;
 	uint64_t skipped = 0;
 	rp_status st = RP_EMPTY;
@@ -172,6 +152,7 @@ rp_status rp_ringbuf_drain(const rp_ring *ring, uint64_t producer,
 	/*@ loop invariant base == ring->data && rsize == ring->size;
 	    loop invariant 0 <= n <= max;
 	    loop invariant off == rp_off(c, rsize);
+	    loop invariant room: rp_rb_room_ok(rsize, producer, c, off, room);
 	    loop invariant 8 * (n + skipped) <= rp_dist(c, \at(*consumer, Pre));
 	    loop invariant rp_dist(producer, c) + rp_dist(c, \at(*consumer, Pre)) ==
 	                   rp_dist(producer, \at(*consumer, Pre));
@@ -195,11 +176,11 @@ rp_status rp_ringbuf_drain(const rp_ring *ring, uint64_t producer,
 	                     recs[k].data.n0 == rsize -
 	                       rp_body_off(rp_off(recs[k].pos, rsize), rsize);
 	    loop invariant st == RP_EMPTY;
-	    loop assigns n, c, off, skipped, st, recs[0 .. max - 1];
+	    loop assigns n, c, off, room, skipped, st, recs[0 .. max - 1];
 	    loop variant rp_dist(producer, c);
 	*/
 	while (n < max) {
-		const rp_rb_stepped k = rp_rb_step(base, rsize, producer, c, off);
+		const rp_rb_stepped k = rp_rb_step(base, rsize, producer, c, off, room);
 		const rp_rb_record r = k.rec;
 		st = k.st;
 		if (st != RP_OK) {
@@ -208,6 +189,7 @@ rp_status rp_ringbuf_drain(const rp_ring *ring, uint64_t producer,
 		}
 		c = k.c;
 		off = k.off;
+		room = k.room;
 		st = RP_EMPTY;
 		if (r.discarded) {
 			skipped++;

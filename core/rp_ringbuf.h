@@ -208,4 +208,290 @@ rp_status rp_ringbuf_drain(const rp_ring *ring, uint64_t producer,
                            uint64_t *consumer, rp_rb_record *recs, uint32_t max,
                            uint32_t *count, uint64_t *discarded);
 
+/* ---- the walk's step (inline) and its iterator ----------------------------
+ * As the perf walk's fused batch (rp_ring.h): the walk carries a room, the
+ * bytes from the consumer position that are published, before the ring end
+ * and before 2^64, measured where the checks only the first record of a run
+ * can fail (positions aligned, producer no more than a ring ahead) passed.
+ * A record inside it needs only its own len word checked and its payload is
+ * one slice (rp_rb_take_within); anything else goes to the full decoder,
+ * out of line (rp_rb_step_cold), given the word when the common path read
+ * it.  The drain (rp_ringbuf_drain) and the iterator (rp_rb_iter) take the
+ * same step. */
+
+/* A record by value, with the status: rec is meaningful on RP_OK only. */
+typedef struct rp_rb_taken {
+	rp_status st;
+	rp_rb_record rec;
+} rp_rb_taken;
+
+/*@
+  // The walk's room: the perf walk's (rp_room_ok), with producer 8-aligned
+  // too, which the full decoder also checks (RP_E_RB_ALIGN).
+  predicate rp_rb_room_ok(integer size, integer p, integer c, integer off, integer room) =
+    rp_room_ok(size, p, c, off, room) && (room == 0 || p % 8 == 0);
+*/
+
+/* The room at c (0 where the first record's checks do not pass). */
+/*@ requires rp_ring_size_ok(size);
+    requires off == rp_off(c, size);
+    assigns \nothing;
+    ensures rb_room_ok: rp_rb_room_ok(size, producer, c, off, \result);
+*/
+RP_INLINE uint64_t rp_rb_room_at(uint64_t size, uint64_t producer, uint64_t c, uint64_t off);
+
+/* The record at off, whose len word the caller loaded, when it lies inside
+ * room: RP_BUSY (not committed), RP_OK (the record; its payload is one
+ * slice), or RP_MORE (it does not fit in the room: not decided here). */
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires 8 <= room && off + room < size;
+    requires word == rp_rb_word_at(data, off);
+    assigns \nothing;
+    ensures rbw_status: \result.st == RP_OK || \result.st == RP_BUSY || \result.st == RP_MORE;
+    ensures rbw_busy: \result.st == RP_BUSY <==> rp_rb_is_busy(word);
+    ensures rbw_more: \result.st == RP_MORE ==> rp_rb_total(rp_rb_len(word)) > room;
+    ensures rbw_ok: \result.st == RP_OK ==>
+              \result.rec.pos == c && \result.rec.len == rp_rb_len(word) &&
+              \result.rec.size == rp_rb_total(\result.rec.len) && \result.rec.size <= room &&
+              (\result.rec.discarded <==> rp_rb_is_discard(word)) &&
+              rp_slices_in_ring(data, size, off, \result.rec.len, \result.rec.data);
+*/
+RP_INLINE rp_rb_taken rp_rb_take_within(const uint8_t *data, uint64_t size, uint64_t c,
+                                        uint64_t off, uint64_t room, uint32_t word);
+
+/* What a step returns: the record, and the place and room after it. */
+typedef struct rp_rb_stepped {
+	rp_status st;
+	uint64_t c;       /* the position after the record, on RP_OK */
+	uint64_t off;     /* its offset, on RP_OK */
+	uint64_t room;    /* the room from it, on RP_OK */
+	rp_rb_record rec; /* on RP_OK (discarded ones too) */
+} rp_rb_stepped;
+
+/* Everything the common path does not take: the record at c by the full
+ * decoder (rp_ringbuf_next's checks; the word given when loaded != 0), the
+ * place moved past it, the room measured afresh.  Out of line. */
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires off == rp_off(c, size);
+    requires loaded != 0 ==> c % 8 == 0 && producer % 8 == 0 &&
+             8 <= rp_dist(producer, c) <= size && word == rp_rb_word_at(data, off);
+    assigns \nothing;
+    ensures rbc_codes: \result.st == RP_OK || \result.st == RP_EMPTY || \result.st == RP_BUSY ||
+              \result.st < 0;
+    ensures rbc_empty: \result.st == RP_EMPTY ==> producer == c;
+    ensures rbc_step: \result.st == RP_OK ==>
+              \result.rec.pos == c && \result.rec.pos % 8 == 0 && \result.rec.size >= 8 &&
+              \result.rec.size == rp_rb_total(\result.rec.len) &&
+              rp_dist(producer, c) <= size &&
+              rp_dist(\result.c, c) == \result.rec.size &&
+              rp_dist(producer, \result.c) == rp_dist(producer, c) - \result.rec.size &&
+              \result.off == rp_off(\result.c, size);
+    ensures rbc_data: \result.st == RP_OK ==>
+              rp_slices_in_ring(data, size, rp_off(\result.rec.pos, size), \result.rec.len,
+                                \result.rec.data);
+    ensures rbc_room: \result.st == RP_OK ==>
+              rp_rb_room_ok(size, producer, \result.c, \result.off, \result.room);
+*/
+rp_rb_stepped rp_rb_step_cold(const uint8_t *data, uint64_t size, uint64_t producer, uint64_t c,
+                              uint64_t off, int loaded, uint32_t word);
+
+/* One step of the walk: the record at c (rp_rb_take_within, else
+ * rp_rb_step_cold), the position, offset and room moved past it, by value.
+ * Its contract holds only what the drain's loop and the iterator need. */
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires off == rp_off(c, size);
+    requires rp_rb_room_ok(size, producer, c, off, room);
+    assigns \nothing;
+    ensures rbs_codes: \result.st == RP_OK || \result.st == RP_EMPTY || \result.st == RP_BUSY ||
+              \result.st < 0;
+    ensures rbs_empty: \result.st == RP_EMPTY ==> producer == c;
+    ensures rbs_step: \result.st == RP_OK ==>
+              \result.rec.pos == c && \result.rec.pos % 8 == 0 && \result.rec.size >= 8 &&
+              \result.rec.size == rp_rb_total(\result.rec.len) &&
+              rp_dist(producer, c) <= size &&
+              rp_dist(\result.c, c) == \result.rec.size &&
+              rp_dist(producer, \result.c) == rp_dist(producer, c) - \result.rec.size &&
+              \result.off == rp_off(\result.c, size);
+    ensures rbs_data: \result.st == RP_OK ==>
+              rp_slices_in_ring(data, size, rp_off(\result.rec.pos, size), \result.rec.len,
+                                \result.rec.data);
+    ensures rbs_room: \result.st == RP_OK ==>
+              rp_rb_room_ok(size, producer, \result.c, \result.off, \result.room);
+*/
+RP_INLINE rp_rb_stepped rp_rb_step(const uint8_t *data, uint64_t size, uint64_t producer,
+                                   uint64_t c, uint64_t off, uint64_t room);
+
+/* rp_rb_iter: the walk one record at a time, for a loop that handles each
+ * record as it is decoded (the adapter's per-record callback).  Unlike the
+ * drain, it hands out discarded records too, as rp_ringbuf_next does
+ * (rec.discarded set: consumed, not to be delivered).
+ *
+ *   rp_rb_iter it;
+ *   rp_rb_record rec;
+ *   rp_status st;
+ *   rp_rb_iter_init(&it, &ring, producer, consumer);
+ *   while ((st = rp_rb_iter_next(&it, &rec)) == RP_OK)
+ *           if (!rec.discarded)
+ *                   use(rec.data);        // borrowed
+ *   consumer = it.consumer;   // RP_EMPTY, RP_BUSY, or rp_ringbuf_next's error
+ */
+typedef struct rp_rb_iter {
+	const uint8_t *data; /* the ring, as rp_ring */
+	uint64_t size;
+	uint64_t producer;   /* where the walk ends */
+	uint64_t consumer;   /* the next record's position: the position to publish */
+	uint64_t off;        /* consumer mod size (carried per record) */
+	uint64_t room;       /* bytes from consumer the common path may take */
+} rp_rb_iter;
+
+/*@
+  predicate rp_rb_iter_ok(rp_rb_iter *it) =
+    \valid(it) && rp_ring_size_ok(it->size) &&
+    \valid_read(it->data + (0 .. it->size - 1)) &&
+    \separated(it, it->data + (0 .. it->size - 1)) &&
+    it->off == rp_off(it->consumer, it->size) &&
+    rp_rb_room_ok(it->size, it->producer, it->consumer, it->off, it->room);
+*/
+
+/* Start a walk of [consumer, producer) of ring (one division). */
+/*@ requires rp_ring_ok(ring);
+    requires \valid(it);
+    requires \separated(it, ring);
+    requires \separated(it, ring->data + (0 .. ring->size - 1));
+    assigns *it;
+    ensures rb_init_ok: rp_rb_iter_ok(it);
+    ensures rb_init_at: it->data == ring->data && it->size == ring->size &&
+              it->producer == producer && it->consumer == consumer;
+*/
+RP_INLINE void rp_rb_iter_init(rp_rb_iter *it, const rp_ring *ring, uint64_t producer,
+                               uint64_t consumer);
+
+/* The record at it->consumer into *rec, and it->consumer moved past it:
+ * RP_OK (rec->discarded may be set).  Otherwise nothing moves and the
+ * status is rp_ringbuf_next's: RP_EMPTY, RP_BUSY or an error. */
+/*@ requires rp_rb_iter_ok(it);
+    requires \valid(rec);
+    requires \separated(rec, it);
+    requires \separated(rec, it->data + (0 .. it->size - 1));
+    assigns it->consumer, it->off, it->room, *rec;
+    ensures rb_next_ok: rp_rb_iter_ok(it);
+    ensures rb_next_status: \result == RP_OK || \result == RP_EMPTY || \result == RP_BUSY ||
+              \result < 0;
+    ensures rb_next_stay: \result != RP_OK ==> it->consumer == \old(it->consumer);
+    ensures rb_next_empty: \result == RP_EMPTY ==> it->consumer == it->producer;
+    ensures rb_next_step: \result == RP_OK ==>
+              rec->pos == \old(it->consumer) && rec->pos % 8 == 0 &&
+              rec->size == rp_rb_total(rec->len) &&
+              rp_dist(it->consumer, rec->pos) == rec->size &&
+              rp_dist(it->producer, it->consumer) == rp_dist(it->producer, rec->pos) - rec->size;
+    ensures rb_next_data: \result == RP_OK ==>
+              rp_slices_in_ring(it->data, it->size, rp_off(rec->pos, it->size), rec->len,
+                                rec->data);
+*/
+RP_INLINE rp_status rp_rb_iter_next(rp_rb_iter *it, rp_rb_record *rec);
+
+/* ---- definitions (see RP_INLINE in rp_prim.h) ----------------------------- */
+#if !defined(__FRAMAC__) || defined(RP_DEFINE_RINGBUF)
+RP_INLINE uint64_t rp_rb_room_at(uint64_t size, uint64_t producer, uint64_t c, uint64_t off)
+{
+	return producer % 8u != 0 ? 0 : rp_room_at(size, producer, c, off);
+}
+
+RP_INLINE rp_rb_taken rp_rb_take_within(const uint8_t *data, uint64_t size, uint64_t c,
+                                        uint64_t off, uint64_t room, uint32_t word)
+{
+	rp_rb_taken res;
+
+	(void)size; /* the contract's: off + room < size bounds the payload */
+	res.rec.pos = c;
+	res.rec.len = 0;
+	res.rec.size = 0;
+	res.rec.discarded = false;
+	res.rec.data.p0 = data;
+	res.rec.data.n0 = 0;
+	res.rec.data.p1 = data;
+	res.rec.data.n1 = 0;
+	res.st = RP_BUSY;
+	if (word >= RP_RB_BUSY_BIT)
+		return res;
+	const uint32_t len = word % RP_RB_DISCARD_BIT; /* bits 0-29 */
+	const uint64_t total = ((uint64_t)len + 7u) / 8u * 8u + 8u;
+	res.st = RP_MORE;
+	if (total > room)
+		return res;
+
+	res.st = RP_OK;
+	res.rec.len = len;
+	res.rec.size = (uint32_t)total;
+	res.rec.discarded = (word / RP_RB_DISCARD_BIT) % 2u == 1u;
+	res.rec.data.p0 = data + off + 8u;
+	res.rec.data.n0 = len;
+	return res;
+}
+
+RP_INLINE rp_rb_stepped rp_rb_step(const uint8_t *data, uint64_t size, uint64_t producer,
+                                   uint64_t c, uint64_t off, uint64_t room)
+{
+	rp_rb_stepped res;
+	rp_rb_stepped cold;
+
+	if (room >= 8u) {
+		const uint32_t word = rp_load_u32(data + off);
+		const rp_rb_taken k = rp_rb_take_within(data, size, c, off, room, word);
+		if (k.st != RP_MORE) {
+			res.st = k.st;
+			res.rec = k.rec;
+			res.c = c;
+			res.off = off;
+			res.room = 0;
+			if (k.st == RP_OK) {
+				const rp_place next = rp_place_within(size, c, off, k.rec.size);
+				res.c = next.pos;
+				res.off = next.off;
+				res.room = room - k.rec.size;
+			}
+			return res;
+		}
+		cold = rp_rb_step_cold(data, size, producer, c, off, 1, word);
+	} else {
+		cold = rp_rb_step_cold(data, size, producer, c, off, 0, 0);
+	}
+	/* Field by field, as rp_bpf_step's (rp_ring.h): the cold call's result
+	 * and the common path's are then two objects. */
+	res.st = cold.st;
+	res.c = cold.c;
+	res.off = cold.off;
+	res.room = cold.room;
+	res.rec = cold.rec;
+	return res;
+}
+
+RP_INLINE void rp_rb_iter_init(rp_rb_iter *it, const rp_ring *ring, uint64_t producer,
+                               uint64_t consumer)
+{
+	const uint64_t off = rp_pos_off(consumer, ring->size);
+
+	it->data = ring->data;
+	it->size = ring->size;
+	it->producer = producer;
+	it->consumer = consumer;
+	it->off = off;
+	it->room = rp_rb_room_at(ring->size, producer, consumer, off);
+}
+
+RP_INLINE rp_status rp_rb_iter_next(rp_rb_iter *it, rp_rb_record *rec)
+{
+	const rp_rb_stepped r = rp_rb_step(it->data, it->size, it->producer, it->consumer,
+	                                   it->off, it->room);
+
+	if (r.st == RP_OK) {
+		*rec = r.rec;
+		it->consumer = r.c;
+		it->off = r.off;
+		it->room = r.room;
+	}
+	return r.st;
+}
+#endif
+
 #endif

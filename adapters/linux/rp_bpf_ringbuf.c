@@ -149,29 +149,87 @@ int rp_bpf_ringbuf_resync(rp_bpf_ringbuf *rb)
 	return 0;
 }
 
-/* Hand recs[0 .. n-1] to the callback(s).  Returns the callback's value
- * (0 = go on) and in *used how many records were consumed. */
-static int deliver(rp_bpf_ringbuf *rb, const rp_rb_record *recs, uint32_t n, uint32_t *used)
-{
-	int r = 0;
-	uint32_t i = 0;
+/* What one walk from rb->consumer towards producer consumed. */
+typedef struct rb_walk {
+	rp_status st;      /* where the walk stopped (RP_MORE: at its budget) */
+	int r;             /* the callback's return, 0 = go on */
+	uint32_t used;     /* records delivered */
+	uint64_t discarded;
+	uint64_t bytes;    /* bytes the delivered records occupy */
+	uint64_t payload;  /* their payload bytes */
+} rb_walk;
 
-	if (rb->batch_fn) {
-		*used = n;
-		return n ? rb->batch_fn(rb->ctx, recs, n) : 0;
+/* Per-record delivery on the core's iterator: each record goes to fn as
+ * soon as its len word is checked (no array), so that the walk and the
+ * callbacks overlap; a discarded record is consumed and counted. */
+static void walk_records(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t budget, rb_walk *w)
+{
+	/* Locals, not rb's or w's fields: across the callback, which may
+	 * write any memory it can reach, they stay in registers. */
+	const rp_bpf_ringbuf_fn fn = rb->fn;
+	void *const ctx = rb->ctx;
+	const uint64_t start = rb->consumer;
+	uint64_t skipped = 0, discarded = 0, payload = 0;
+	uint32_t used = 0;
+	rp_status st = RP_MORE;
+	int r = 0;
+	rp_rb_iter it;
+	rp_rb_record rec;
+
+	rp_rb_iter_init(&it, &rb->data, producer, start);
+	while (used < budget) {
+		st = rp_rb_iter_next(&it, &rec);
+		if (st != RP_OK)
+			break;
+		if (rec.discarded) {
+			discarded++;
+			skipped += rec.size;
+			continue;
+		}
+		/* Orders the core's load of this len word before the payload
+		 * reads of the callback (a compiler barrier on x86-64). */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		used++;
+		payload += rec.len;
+		/* The double mapping makes the two slices one contiguous run. */
+		r = fn(ctx, rec.data.p0, rec.len);
+		if (r)
+			break;
 	}
-	/* The double mapping makes the two slices one contiguous run. */
-	while (i < n && !r) {
-		r = rb->fn(rb->ctx, recs[i].data.p0, recs[i].len);
-		i++;
+	rb->consumer = it.consumer;
+	w->st = st == RP_OK ? RP_MORE : st;
+	w->r = r;
+	w->used = used;
+	w->discarded = discarded;
+	w->bytes = it.consumer - start - skipped;
+	w->payload = payload;
+}
+
+/* Batch delivery: the core's drain fills an array, batch_fn gets it whole. */
+static void walk_batch(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t want, rb_walk *w)
+{
+	rp_rb_record recs[RP_BPF_RINGBUF_BATCH];
+	uint64_t cons = rb->consumer;
+	uint32_t n = 0;
+
+	if (want > RP_BPF_RINGBUF_BATCH)
+		want = RP_BPF_RINGBUF_BATCH;
+	w->st = rp_ringbuf_drain(&rb->data, producer, &cons, recs, want, &n, &w->discarded);
+	/* Orders the core's len-word loads before the payload reads below. */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	w->used = n;
+	if (n) {
+		w->r = rb->batch_fn(rb->ctx, recs, n);
+		for (uint32_t i = 0; i < n; i++) {
+			w->bytes += recs[i].size;
+			w->payload += recs[i].len;
+		}
 	}
-	*used = i;
-	return r;
+	rb->consumer = cons;
 }
 
 int rp_bpf_ringbuf_consume(rp_bpf_ringbuf *rb, uint32_t max_records)
 {
-	rp_rb_record recs[RP_BPF_RINGBUF_BATCH];
 	uint64_t delivered = 0;
 
 	if (!rb || !rb->prod_map)
@@ -182,54 +240,45 @@ int rp_bpf_ringbuf_consume(rp_bpf_ringbuf *rb, uint32_t max_records)
 	for (;;) {
 		const uint64_t producer = rp_bpf_ringbuf_producer(rb);
 		const uint64_t start = rb->consumer;
-		uint32_t want = RP_BPF_RINGBUF_BATCH, n = 0, used = 0;
-		uint64_t disc = 0, cons = start;
+		const uint32_t budget = max_records ? (uint32_t)(max_records - delivered) : UINT32_MAX;
+		rb_walk w = { RP_MORE, 0, 0, 0, 0, 0 };
 
 		if (rb->bad_seen) {
 			if (producer == rb->bad_producer)
 				break; /* counted already; wait for a new producer_pos */
 			rb->bad_seen = 0;
 		}
-		if (max_records && max_records - delivered < want)
-			want = (uint32_t)(max_records - delivered);
-		const rp_status st = rp_ringbuf_drain(&rb->data, producer, &cons, recs, want, &n, &disc);
-		/* Orders the core's len-word loads before the payload reads below. */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		rb->stats.discarded += disc;
-
-		const int r = deliver(rb, recs, n, &used);
-		uint64_t bytes = 0, payload = 0;
-		for (uint32_t i = 0; i < used; i++) {
-			bytes += recs[i].size;
-			payload += recs[i].len;
-		}
-		rb->stats.records += used;
-		rp_sat_add(&rb->stats.record_bytes, bytes);
-		rp_sat_add(&rb->stats.payload_bytes, payload);
-		delivered += used;
-		rb->consumer = used < n ? recs[used - 1].pos + recs[used - 1].size : cons;
+		if (rb->fn)
+			walk_records(rb, producer, budget, &w);
+		else
+			walk_batch(rb, producer, budget, &w);
+		rb->stats.discarded += w.discarded;
+		rb->stats.records += w.used;
+		rp_sat_add(&rb->stats.record_bytes, w.bytes);
+		rp_sat_add(&rb->stats.payload_bytes, w.payload);
+		delivered += w.used;
 		if (rb->consumer != start)
 			store_consumer(rb);
-		if (r)
-			return r < 0 ? r : (int)(delivered > INT32_MAX ? INT32_MAX : delivered);
+		if (w.r)
+			return w.r < 0 ? w.r : (int)(delivered > INT32_MAX ? INT32_MAX : delivered);
 
-		if (st == RP_BUSY) {
+		if (w.st == RP_BUSY) {
 			rb->stats.busy_stops++;
 			break;
 		}
-		if (st < 0) {
+		if (w.st < 0) {
 			rb->stats.corrupt++;
-			rb->stats.last_error = st;
+			rb->stats.last_error = w.st;
 			if (rb->flags & RP_STRICT) {
-				rb->error = st;
-				return st;
+				rb->error = w.st;
+				return w.st;
 			}
 			resync(rb, producer);
 			break;
 		}
 		if (max_records && delivered >= max_records)
 			break;
-		if (st == RP_EMPTY && rb->consumer == start)
+		if (w.st == RP_EMPTY && rb->consumer == start)
 			break; /* nothing new since the last producer load */
 		/* RP_MORE, or caught up: look at producer_pos again */
 	}
