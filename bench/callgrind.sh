@@ -50,7 +50,7 @@ done
 
 # The breakdown of the 8-byte decode-only walks of the core: the iterator
 # and the batch.
-for w in rpb_walk_iter_decode:rp-iter:"rp_bpf_iter_next" rpb_walk_core_decode:rp-core:"rp_ring_drain_bpf_output"; do
+for w in rpb_walk_iter_decode:rp-iter:"rp_ring_iter_next_bpf" rpb_walk_core_decode:rp-core:"rp_ring_drain_bpf_output"; do
 fn=${w%%:*}; rest=${w#*:}; impl=${rest%%:*}; api=${rest#*:}
 f="$out/callgrind/$fn-8.out"
 if [ -s "$f" ]; then

@@ -1,6 +1,6 @@
 /* Benchmark 3: the floor.  The core's decode alone over an in-memory ring
  * laid out like the kernel's: the fused BPF-output walk one sample at a
- * time (rp_bpf_iter, each payload summed as it is decoded, "rp-iter"), the
+ * time (rp_ring_iter, each payload summed as it is decoded, "rp-iter"), the
  * fused batch (rp_ring_drain_bpf_output, then the batch's payloads summed,
  * "rp-core") and, for the before/after, rp_ring_drain + rp_bpf_output_view
  * per record ("rp-core-dv"), against a plain loop that walks the same
@@ -74,28 +74,28 @@ __attribute__((noinline)) uint64_t rpb_walk_core(const struct rp_ring *ring, uin
 	return sum;
 }
 
-/* The core one sample at a time: rp_bpf_iter_next's common path inlined
+/* The core one sample at a time: rp_ring_iter_next_bpf's common path inlined
  * into this loop, each payload summed as it is decoded (as the plain loop
  * does).  A record of another kind (none here) is stepped over. */
 __attribute__((noinline)) uint64_t rpb_walk_iter(const struct rp_ring *ring, uint64_t head,
                                                  uint64_t tail, unsigned payload,
                                                  unsigned long *n, int *err)
 {
-	rp_bpf_iter it;
+	rp_ring_iter it;
 	rp_bpf_sample s;
 	uint64_t sum = 0;
 	unsigned long got = 0;
 	rp_status st;
-	rp_bpf_iter_init(&it, ring, head, tail);
+	rp_ring_iter_init(&it, ring, head, tail);
 	for (;;) {
-		while ((st = rp_bpf_iter_next(&it, &s)) == RP_OK) {
+		while ((st = rp_ring_iter_next_bpf(&it, &s)) == RP_OK) {
 			sum = rpb_sum_span(&s.data, payload, sum);
 			got++;
 		}
 		if (st != RP_OTHER)
 			break;
 		rp_record rec;
-		if (rp_bpf_iter_record(&it, &rec) != RP_OK) {
+		if (rp_ring_iter_next(&it, &rec) != RP_OK) {
 			st = RP_E_TYPE;
 			break;
 		}
@@ -185,21 +185,21 @@ __attribute__((noinline)) uint64_t rpb_walk_core_decode(const struct rp_ring *ri
 __attribute__((noinline)) uint64_t rpb_walk_iter_decode(const struct rp_ring *ring, uint64_t head,
                                                         uint64_t tail, unsigned long *n, int *err)
 {
-	rp_bpf_iter it;
+	rp_ring_iter it;
 	rp_bpf_sample s;
 	uint64_t sum = 0;
 	unsigned long got = 0;
 	rp_status st;
-	rp_bpf_iter_init(&it, ring, head, tail);
+	rp_ring_iter_init(&it, ring, head, tail);
 	for (;;) {
-		while ((st = rp_bpf_iter_next(&it, &s)) == RP_OK) {
+		while ((st = rp_ring_iter_next_bpf(&it, &s)) == RP_OK) {
 			sum += (s.data.n0 ? s.data.p0[0] : s.data.p1[0]) + s.raw_size;
 			got++;
 		}
 		if (st != RP_OTHER)
 			break;
 		rp_record rec;
-		if (rp_bpf_iter_record(&it, &rec) != RP_OK) {
+		if (rp_ring_iter_next(&it, &rec) != RP_OK) {
 			st = RP_E_TYPE;
 			break;
 		}

@@ -11,11 +11,8 @@
  * load, and checked in registers.  A caller that has already read it
  * (loaded != 0: the fused batch's common path, which read it first and did
  * not take the record) passes it in h, having checked what comes before
- * the header; it is then not read again (single fetch). */
-typedef struct rp_ring_taken {
-	rp_status st;
-	rp_record rec;
-} rp_ring_taken;
+ * the header; it is then not read again (single fetch).  (rp_ring_taken:
+ * rp_ring.h.) */
 
 /*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
     requires off == rp_off(t, size);
@@ -139,15 +136,15 @@ RP_HOT rp_status rp_ring_next(const rp_ring *ring, uint64_t head, uint64_t *tail
 	return RP_OK;
 }
 
-/* One step of the batch loop: rp_ring_take at *tail, then *tail and the
+/* One step of rp_ring_drain's loop: rp_ring_take at *tail, then *tail and the
  * offset moved past the record.  Its contract holds only the facts the loop
  * needs, so that the loop's goals carry neither every behavior of the
  * decoder nor the modular arithmetic of the offset.  The new offset is
  * returned by value (no local of the loop has its address taken). */
-typedef struct rp_ring_stepped {
+typedef struct rp_ring_drain_stepped {
 	rp_status st;
 	uint64_t off; /* offset of the new *tail, on RP_OK */
-} rp_ring_stepped;
+} rp_ring_drain_stepped;
 
 /*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
     requires \valid(tail) && \valid(rec);
@@ -169,10 +166,10 @@ typedef struct rp_ring_stepped {
               rp_body_in_ring(data, size, rp_off(\old(*tail), size), rec->size, rec->body);
     ensures step_off: \result.st == RP_OK ==> \result.off == rp_off(*tail, size);
 */
-static RP_HOT rp_ring_stepped rp_ring_step(const uint8_t *data, uint64_t size, uint64_t head,
+static RP_HOT rp_ring_drain_stepped rp_ring_drain_step(const uint8_t *data, uint64_t size, uint64_t head,
                                            uint64_t *tail, uint64_t off, rp_record *rec)
 {
-	rp_ring_stepped out;
+	rp_ring_drain_stepped out;
 	const uint64_t t = *tail;
 	const rp_header unread = { 0, 0, 0 };
 	const rp_ring_taken k = rp_ring_take(data, size, head, t, off, 0, unread);
@@ -257,7 +254,7 @@ static rp_drain_run rp_ring_drain_loop(const rp_ring *ring, uint64_t head,
 	    loop variant max - n;
 	*/
 	while (n < max) {
-		const rp_ring_stepped r = rp_ring_step(data, size, head, tail, off, recs + n);
+		const rp_ring_drain_stepped r = rp_ring_drain_step(data, size, head, tail, off, recs + n);
 		st = r.st;
 		if (st != RP_OK)
 			break;
@@ -370,12 +367,11 @@ RP_COLD rp_bpf_stepped rp_bpf_step_cold(const uint8_t *data, uint64_t size, uint
 	return res;
 }
 
-RP_COLD rp_bpf_recorded rp_bpf_record_cold(const uint8_t *data, uint64_t size, uint64_t head,
-                                           uint64_t t, uint64_t off)
+RP_COLD rp_ring_stepped rp_ring_step_cold(const uint8_t *data, uint64_t size, uint64_t head,
+                                          uint64_t t, uint64_t off, int loaded, rp_header h)
 {
-	rp_bpf_recorded res;
-	const rp_header unread = { 0, 0, 0 };
-	const rp_ring_taken k = rp_ring_take(data, size, head, t, off, 0, unread);
+	rp_ring_stepped res;
+	const rp_ring_taken k = rp_ring_take(data, size, head, t, off, loaded, h);
 
 	res.st = k.st;
 	res.rec = k.rec;

@@ -482,36 +482,47 @@ rp_bpf_stepped rp_bpf_step_cold(const uint8_t *data, uint64_t size, uint64_t hea
 RP_INLINE rp_bpf_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uint64_t head,
                                       uint64_t t, uint64_t off, uint64_t room);
 
-/* ---- the fused walk one sample at a time ---------------------------------
- * rp_bpf_iter walks [tail, head) as rp_ring_drain_bpf_output does, with the
- * same step (rp_bpf_step), and hands out one sample per call instead of
- * filling an array: a loop that handles each sample as it is decoded (an
- * agent's consumer, the adapters' per-sample drains) inlines the common
+/* ---- the walk one record at a time: rp_ring_iter ---------------------------
+ * rp_ring_iter walks [tail, head) with the fused batch's room, one record
+ * per call, in either of two ways: rp_ring_iter_next_bpf takes a BPF-output
+ * sample (rp_ring_drain_bpf_output's step, rp_bpf_step), rp_ring_iter_next
+ * any record (rp_ring_next's decoder, with a common path of its own,
+ * rp_ring_step).  A loop that handles each record as it is decoded (an
+ * agent's consumer, the adapters' per-record drains) inlines the common
  * path and overlaps the walk with its own work, where a batch walks first
- * and hands the array over after.
+ * and hands the array over after.  The decoding off the common path is one
+ * call out of line, given the iterator's fields by value: a loop that gave
+ * an out-of-line function the iterator's address (rp_ring_next(&ring,
+ * head, &it.tail, ...)) would keep the iterator in memory for the whole
+ * loop, a store and a load per record on the walk's critical path.
  *
- *   rp_bpf_iter it;
+ *   rp_ring_iter it;
  *   rp_bpf_sample s;
+ *   rp_record rec;
  *   rp_status st;
- *   rp_bpf_iter_init(&it, &ring, head, tail);
- *   while ((st = rp_bpf_iter_next(&it, &s)) == RP_OK)
- *           use(s.data);                  // borrowed, as the batch's
- *   tail = it.tail;   // RP_EMPTY: caught up; RP_OTHER: read that record
- *                     // with rp_bpf_iter_record, then go on; < 0: the
- *                     // framing error rp_ring_next gives at it.tail
+ *   rp_ring_iter_init(&it, &ring, head, tail);
+ *   for (;;) {
+ *           while ((st = rp_ring_iter_next_bpf(&it, &s)) == RP_OK)
+ *                   use(s.data);          // borrowed, as the batch's
+ *           if (st != RP_OTHER || rp_ring_iter_next(&it, &rec) != RP_OK)
+ *                   break;
+ *           other(&rec);                  // a LOST, say: nothing is skipped
+ *   }
+ *   tail = it.tail;   // st: RP_EMPTY (caught up) or the framing error
+ *                     // rp_ring_next gives at it.tail
  */
-typedef struct rp_bpf_iter {
+typedef struct rp_ring_iter {
 	const uint8_t *data; /* the ring, as rp_ring */
 	uint64_t size;
 	uint64_t head;       /* where the walk ends */
 	uint64_t tail;       /* the next record's position: the tail to publish */
 	uint64_t off;        /* tail mod size (carried, not divided, per record) */
 	uint64_t room;       /* bytes from tail the common path may take (rp_room_ok) */
-} rp_bpf_iter;
+} rp_ring_iter;
 
 /*@
-  // An iterator as rp_bpf_iter_init leaves it and rp_bpf_iter_next keeps it.
-  predicate rp_bpf_iter_ok(rp_bpf_iter *it) =
+  // An iterator as rp_ring_iter_init leaves it and every step keeps it.
+  predicate rp_ring_iter_ok(rp_ring_iter *it) =
     \valid(it) && rp_ring_size_ok(it->size) &&
     \valid_read(it->data + (0 .. it->size - 1)) &&
     \separated(it, it->data + (0 .. it->size - 1)) &&
@@ -525,11 +536,11 @@ typedef struct rp_bpf_iter {
     requires \separated(it, ring);
     requires \separated(it, ring->data + (0 .. ring->size - 1));
     assigns *it;
-    ensures init_ok: rp_bpf_iter_ok(it);
+    ensures init_ok: rp_ring_iter_ok(it);
     ensures init_at: it->data == ring->data && it->size == ring->size &&
               it->head == head && it->tail == tail;
 */
-RP_INLINE void rp_bpf_iter_init(rp_bpf_iter *it, const rp_ring *ring, uint64_t head,
+RP_INLINE void rp_ring_iter_init(rp_ring_iter *it, const rp_ring *ring, uint64_t head,
                                 uint64_t tail);
 
 /* The sample at it->tail into *s, and it->tail moved past it: RP_OK.
@@ -537,12 +548,12 @@ RP_INLINE void rp_bpf_iter_init(rp_bpf_iter *it, const rp_ring *ring, uint64_t h
  * as rp_ring_drain_bpf_output's: RP_EMPTY (it->tail == it->head),
  * RP_OTHER (a well-framed record that is not a BPF-output sample), or the
  * framing error rp_ring_next gives at it->tail. */
-/*@ requires rp_bpf_iter_ok(it);
+/*@ requires rp_ring_iter_ok(it);
     requires \valid(s);
     requires \separated(s, it);
     requires \separated(s, it->data + (0 .. it->size - 1));
     assigns it->tail, it->off, it->room, *s;
-    ensures next_ok: rp_bpf_iter_ok(it);
+    ensures next_ok: rp_ring_iter_ok(it);
     ensures next_status: \result == RP_OK || \result == RP_EMPTY || \result == RP_OTHER ||
               \result < 0;
     ensures next_stay: \result != RP_OK ==> it->tail == \old(it->tail);
@@ -561,22 +572,49 @@ RP_INLINE void rp_bpf_iter_init(rp_bpf_iter *it, const rp_ring *ring, uint64_t h
     ensures next_geom: \result == RP_OK ==>
               rp_payload_in_ring(it->data, it->size, rp_off(s->pos, it->size), s->data);
 */
-RP_INLINE rp_status rp_bpf_iter_next(rp_bpf_iter *it, rp_bpf_sample *s);
+RP_INLINE rp_status rp_ring_iter_next_bpf(rp_ring_iter *it, rp_bpf_sample *s);
 
-/* What rp_bpf_record_cold returns: the record, the place and room after. */
-typedef struct rp_bpf_recorded {
+/* A record by value, with the status: rec is meaningful on RP_OK only. */
+typedef struct rp_ring_taken {
+	rp_status st;
+	rp_record rec;
+} rp_ring_taken;
+
+/* The record at off, whose header h the caller read, when it lies inside
+ * room: RP_OK (size at least 8 and a multiple of 8, within the room; its
+ * body one slice), or RP_MORE (not decided here). */
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires 8 <= room && off + room < size;
+    requires h.type == rp_hdr_type_at(data, off) && h.misc == rp_hdr_misc_at(data, off) &&
+             h.size == rp_hdr_size_at(data, off);
+    assigns \nothing;
+    ensures rw_status: \result.st == RP_OK || \result.st == RP_MORE;
+    ensures rw_ok: \result.st == RP_OK ==>
+              \result.rec.pos == t && 8 <= \result.rec.size <= room &&
+              \result.rec.size % 8 == 0 && \result.rec.size == h.size &&
+              \result.rec.type == h.type && \result.rec.misc == h.misc &&
+              rp_body_in_ring(data, size, off, \result.rec.size, \result.rec.body);
+*/
+RP_INLINE rp_ring_taken rp_ring_take_within(const uint8_t *data, uint64_t size, uint64_t t,
+                                            uint64_t off, uint64_t room, rp_header h);
+
+/* What a record step returns: the record, the place and room after it. */
+typedef struct rp_ring_stepped {
 	rp_status st;
 	uint64_t t;    /* the position after the record, on RP_OK */
 	uint64_t off;  /* its offset, on RP_OK */
 	uint64_t room; /* the room from it, on RP_OK */
 	rp_record rec; /* on RP_OK */
-} rp_bpf_recorded;
+} rp_ring_stepped;
 
-/* The record at t whatever its kind (rp_ring_next's decoder), the place
- * moved past it and the room measured afresh, by value: rp_bpf_iter_record
- * out of line. */
+/* Everything rp_ring_step's common path does not take: the record at t by
+ * rp_ring_take (the header given in h when loaded != 0), the place moved
+ * past it and the room measured afresh.  Out of line. */
 /*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
     requires off == rp_off(t, size);
+    requires loaded != 0 ==> t % 8 == 0 && 8 <= rp_dist(head, t) <= size &&
+             h.type == rp_hdr_type_at(data, off) && h.misc == rp_hdr_misc_at(data, off) &&
+             h.size == rp_hdr_size_at(data, off);
     assigns \nothing;
     ensures rc_status: \result.st == RP_OK || \result.st == RP_EMPTY || \result.st < 0;
     ensures rc_empty: \result.st == RP_EMPTY ==> t == head;
@@ -593,23 +631,42 @@ typedef struct rp_bpf_recorded {
     ensures rc_room: \result.st == RP_OK ==>
               rp_room_ok(size, head, \result.t, \result.off, \result.room);
 */
-rp_bpf_recorded rp_bpf_record_cold(const uint8_t *data, uint64_t size, uint64_t head, uint64_t t,
-                                   uint64_t off);
+rp_ring_stepped rp_ring_step_cold(const uint8_t *data, uint64_t size, uint64_t head, uint64_t t,
+                                  uint64_t off, int loaded, rp_header h);
 
-/* The record at it->tail whatever its kind, as rp_ring_next reads it (the
- * one RP_OTHER stopped at: a LOST, say), and the walk moved past it:
- * RP_OK.  Otherwise rp_ring_next's status, and nothing moves.  Inline, as
- * the rest of the iterator (the decoding is out of line, given the
- * iterator's fields by value): a loop that gave an out-of-line function
- * the iterator's address (rp_ring_next(&ring, head, &it.tail, ...)) would
- * keep the iterator in memory for the whole loop, a store and a load per
- * sample on the walk's critical path. */
-/*@ requires rp_bpf_iter_ok(it);
+/* One record step with the room: rp_ring_take_within, else
+ * rp_ring_step_cold; by value, as rp_bpf_step. */
+/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
+    requires off == rp_off(t, size);
+    requires rp_room_ok(size, head, t, off, room);
+    assigns \nothing;
+    ensures rs_status: \result.st == RP_OK || \result.st == RP_EMPTY || \result.st < 0;
+    ensures rs_empty: \result.st == RP_EMPTY ==> t == head;
+    ensures rs_pos: \result.st == RP_OK ==>
+              \result.rec.pos == t && rp_dist(\result.t, t) == \result.rec.size &&
+              rp_dist(head, \result.t) == rp_dist(head, t) - \result.rec.size;
+    ensures rs_hdr: \result.st == RP_OK ==>
+              \result.rec.size == rp_hdr_size_at(data, off) &&
+              \result.rec.type == rp_hdr_type_at(data, off) &&
+              \result.rec.misc == rp_hdr_misc_at(data, off);
+    ensures rs_body: \result.st == RP_OK ==>
+              rp_body_in_ring(data, size, off, \result.rec.size, \result.rec.body);
+    ensures rs_off: \result.st == RP_OK ==> \result.off == rp_off(\result.t, size);
+    ensures rs_room: \result.st == RP_OK ==>
+              rp_room_ok(size, head, \result.t, \result.off, \result.room);
+*/
+RP_INLINE rp_ring_stepped rp_ring_step(const uint8_t *data, uint64_t size, uint64_t head,
+                                       uint64_t t, uint64_t off, uint64_t room);
+
+/* The record at it->tail whatever its kind, as rp_ring_next decodes it,
+ * and the walk moved past it: RP_OK.  Otherwise rp_ring_next's status, and
+ * nothing moves. */
+/*@ requires rp_ring_iter_ok(it);
     requires \valid(rec);
     requires \separated(rec, it);
     requires \separated(rec, it->data + (0 .. it->size - 1));
     assigns it->tail, it->off, it->room, *rec;
-    ensures record_ok: rp_bpf_iter_ok(it);
+    ensures record_ok: rp_ring_iter_ok(it);
     ensures record_status: \result == RP_OK || \result == RP_EMPTY || \result < 0;
     ensures record_stay: \result != RP_OK ==> it->tail == \old(it->tail);
     ensures record_empty: \result == RP_EMPTY ==> it->tail == it->head;
@@ -624,7 +681,7 @@ rp_bpf_recorded rp_bpf_record_cold(const uint8_t *data, uint64_t size, uint64_t 
               rp_body_in_ring(it->data, it->size, rp_off(rec->pos, it->size), rec->size,
                               rec->body);
 */
-RP_INLINE rp_status rp_bpf_iter_record(rp_bpf_iter *it, rp_record *rec);
+RP_INLINE rp_status rp_ring_iter_next(rp_ring_iter *it, rp_record *rec);
 
 /* ---- definitions (see RP_INLINE in rp_prim.h) ----------------------------- */
 #if !defined(__FRAMAC__) || defined(RP_DEFINE_RING)
@@ -716,7 +773,7 @@ RP_INLINE rp_bpf_stepped rp_bpf_step(const uint8_t *data, uint64_t size, uint64_
 	return res;
 }
 
-RP_INLINE void rp_bpf_iter_init(rp_bpf_iter *it, const rp_ring *ring, uint64_t head,
+RP_INLINE void rp_ring_iter_init(rp_ring_iter *it, const rp_ring *ring, uint64_t head,
                                 uint64_t tail)
 {
 	const uint64_t off = rp_pos_off(tail, ring->size);
@@ -729,7 +786,7 @@ RP_INLINE void rp_bpf_iter_init(rp_bpf_iter *it, const rp_ring *ring, uint64_t h
 	it->room = rp_room_at(ring->size, head, tail, off);
 }
 
-RP_INLINE rp_status rp_bpf_iter_next(rp_bpf_iter *it, rp_bpf_sample *s)
+RP_INLINE rp_status rp_ring_iter_next_bpf(rp_ring_iter *it, rp_bpf_sample *s)
 {
 	const rp_bpf_stepped r = rp_bpf_step(it->data, it->size, it->head, it->tail, it->off,
 	                                     it->room);
@@ -743,9 +800,68 @@ RP_INLINE rp_status rp_bpf_iter_next(rp_bpf_iter *it, rp_bpf_sample *s)
 	return r.st;
 }
 
-RP_INLINE rp_status rp_bpf_iter_record(rp_bpf_iter *it, rp_record *rec)
+RP_INLINE rp_ring_taken rp_ring_take_within(const uint8_t *data, uint64_t size, uint64_t t,
+                                            uint64_t off, uint64_t room, rp_header h)
 {
-	const rp_bpf_recorded r = rp_bpf_record_cold(it->data, it->size, it->head, it->tail, it->off);
+	rp_ring_taken res;
+
+	(void)size; /* the contract's: off + room < size bounds the body */
+	res.st = RP_MORE;
+	res.rec.pos = t;
+	res.rec.type = 0;
+	res.rec.misc = 0;
+	res.rec.size = 0;
+	res.rec.body.p0 = data;
+	res.rec.body.n0 = 0;
+	res.rec.body.p1 = data;
+	res.rec.body.n1 = 0;
+	if (h.size < 8u || h.size % 8u != 0 || h.size > room)
+		return res;
+	res.st = RP_OK;
+	res.rec.type = h.type;
+	res.rec.misc = h.misc;
+	res.rec.size = h.size;
+	res.rec.body.p0 = data + off + 8u;
+	res.rec.body.n0 = h.size - 8u;
+	return res;
+}
+
+RP_INLINE rp_ring_stepped rp_ring_step(const uint8_t *data, uint64_t size, uint64_t head,
+                                       uint64_t t, uint64_t off, uint64_t room)
+{
+	rp_ring_stepped res;
+	rp_ring_stepped cold;
+	const rp_header unread = { 0, 0, 0 };
+
+	if (room >= 8u) {
+		const rp_header h = rp_load_header(data + off);
+		const rp_ring_taken k = rp_ring_take_within(data, size, t, off, room, h);
+		if (k.st == RP_OK) {
+			const rp_place next = rp_place_within(size, t, off, k.rec.size);
+			res.st = RP_OK;
+			res.rec = k.rec;
+			res.t = next.pos;
+			res.off = next.off;
+			res.room = room - k.rec.size;
+			return res;
+		}
+		cold = rp_ring_step_cold(data, size, head, t, off, 1, h);
+	} else {
+		cold = rp_ring_step_cold(data, size, head, t, off, 0, unread);
+	}
+	/* Field by field, as rp_bpf_step's. */
+	res.st = cold.st;
+	res.t = cold.t;
+	res.off = cold.off;
+	res.room = cold.room;
+	res.rec = cold.rec;
+	return res;
+}
+
+RP_INLINE rp_status rp_ring_iter_next(rp_ring_iter *it, rp_record *rec)
+{
+	const rp_ring_stepped r = rp_ring_step(it->data, it->size, it->head, it->tail, it->off,
+	                                       it->room);
 
 	if (r.st == RP_OK) {
 		*rec = r.rec;

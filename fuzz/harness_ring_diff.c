@@ -5,8 +5,9 @@
  * batch (rp_ring_drain_bpf_output) against rp_ring_drain + rp_bpf_output_view
  * on the same image: same descriptors, same stop status at the same tail
  * (RP_OTHER where the view rejects a well-framed record, after which the
- * walk steps over it with rp_ring_next as a caller does).  And the fused
- * walk one sample at a time (rp_bpf_iter) against the same reference. */
+ * walk steps over it with rp_ring_next as a caller does).  And the
+ * iterator (rp_ring_iter): its sample step against the same reference, its
+ * record step against rp_ring_drain. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <string.h>
@@ -149,10 +150,10 @@ static void check_fused(const rp_ring *ring, const fz_image *img)
  * same samples, the same stop status at the same tail. */
 static void check_iter(const rp_ring *ring, const fz_image *img)
 {
-	rp_bpf_iter it;
+	rp_ring_iter it;
 	uint64_t ref = img->tail;
 
-	rp_bpf_iter_init(&it, ring, img->head, img->tail);
+	rp_ring_iter_init(&it, ring, img->head, img->tail);
 	for (uint32_t k = 0; k < 1u << 20; k++) {
 		rp_bpf_sample s;
 		rp_record rec;
@@ -160,7 +161,7 @@ static void check_iter(const rp_ring *ring, const fz_image *img)
 		uint32_t c = 0;
 		uint64_t t = ref;
 		memset(&s, 0x5a, sizeof s);
-		const rp_status st = rp_bpf_iter_next(&it, &s);
+		const rp_status st = rp_ring_iter_next_bpf(&it, &s);
 		rp_status want = rp_ring_drain(ring, img->head, &t, &rec, 1, &c);
 		if (c == 1 && rp_bpf_output_view(&rec, &bo) != RP_OK)
 			want = RP_OTHER;
@@ -184,7 +185,32 @@ static void check_iter(const rp_ring *ring, const fz_image *img)
 		FZ_CHECK(rp_ring_next(ring, img->head, &it.tail, &rec) == RP_OK,
 		         "iterator: RP_OTHER at a record rp_ring_next rejects");
 		ref = it.tail;
-		rp_bpf_iter_init(&it, ring, img->head, it.tail);
+		rp_ring_iter_init(&it, ring, img->head, it.tail);
+	}
+}
+
+/* The iterator's record step against rp_ring_drain, record by record. */
+static void check_iter_records(const rp_ring *ring, const fz_image *img)
+{
+	rp_ring_iter it;
+	uint64_t t = img->tail;
+
+	rp_ring_iter_init(&it, ring, img->head, img->tail);
+	for (uint32_t k = 0; k < 1u << 20; k++) {
+		rp_record want, got;
+		uint32_t c = 0;
+		const rp_status ws = rp_ring_drain(ring, img->head, &t, &want, 1, &c);
+		const rp_status gs = rp_ring_iter_next(&it, &got);
+		if (c == 0) {
+			FZ_CHECK(gs == ws && it.tail == t, "iterator records: stop %d at %" PRIu64
+			         ", drain %d at %" PRIu64, (int)gs, it.tail, (int)ws, t);
+			break;
+		}
+		FZ_CHECK(gs == RP_OK && got.pos == want.pos && got.type == want.type &&
+		         got.misc == want.misc && got.size == want.size &&
+		         got.body.p0 == want.body.p0 && got.body.p1 == want.body.p1 &&
+		         got.body.n0 == want.body.n0 && got.body.n1 == want.body.n1 && it.tail == t,
+		         "iterator records: record at %" PRIu64 " differs from the drain's", want.pos);
 	}
 }
 
@@ -234,6 +260,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	         (int)st, tail, ref_st);
 	check_fused(&ring, &img);
 	check_iter(&ring, &img);
+	check_iter_records(&ring, &img);
 	fz_image_free(&img);
 	return 0;
 }

@@ -11,7 +11,8 @@
  * The fused BPF-output batch (rp_ring_drain_bpf_output) on the same image:
  * it loads each header once and each raw-size word once, nothing else, and
  * its descriptors and stop status follow from the bytes it loaded; the
- * iterator (rp_bpf_iter) likewise, sample by sample.
+ * iterator (rp_ring_iter) likewise, sample by sample, and record by record
+ * (its record step loads only headers, each once).
  * Image format: fuzz/fz_util.h; the bytes after the header feed the stream. */
 #include <inttypes.h>
 #include <string.h>
@@ -262,22 +263,22 @@ static void check_fused(const rp_ring *ring, const fz_image *img)
 	reset_log();
 }
 
-/* The iterator (rp_bpf_iter) under the same oracle: between two inits,
+/* The iterator (rp_ring_iter) under the same oracle: between two inits,
  * each sample is what its loaded bytes make it, and every load is of a
  * header or a raw size, once. */
 static void check_iter(const rp_ring *ring, const fz_image *img)
 {
-	rp_bpf_iter it;
+	rp_ring_iter it;
 	uint64_t t = img->tail;
 	uint32_t raw = 0;
 	rp_status st;
 
 	reset_log();
 	memset(allowed, 0, img->size);
-	rp_bpf_iter_init(&it, ring, img->head, t);
+	rp_ring_iter_init(&it, ring, img->head, t);
 	for (uint32_t k = 0; k < 4096u; k++) {
 		rp_bpf_sample s;
-		st = rp_bpf_iter_next(&it, &s);
+		st = rp_ring_iter_next_bpf(&it, &s);
 		if (st != RP_OK)
 			break;
 		FZ_CHECK(s.pos == t && expected_fused(img->head, t, &raw) == RP_OK,
@@ -296,6 +297,46 @@ static void check_iter(const rp_ring *ring, const fz_image *img)
 	for (uint32_t i = 0; i < hs.ntouched; i++)
 		FZ_CHECK(allowed[hs.touched[i]] && hs.count[hs.touched[i]] == 1,
 		         "iterator loaded offset %u %u times (not once, in a header or raw size)",
+		         hs.touched[i], hs.count[hs.touched[i]]);
+	reset_log();
+}
+
+/* The iterator's record step (rp_ring_iter_next) under the main loop's
+ * oracle: each record is what its loaded header makes it, the stop agrees
+ * with the loaded header, and every load is of a header, once. */
+static void check_iter_records(const rp_ring *ring, const fz_image *img)
+{
+	rp_ring_iter it;
+	uint64_t t = img->tail;
+	rp_status st = RP_EMPTY;
+
+	reset_log();
+	memset(hs.is_hdr, 0, img->size / 8u);
+	rp_ring_iter_init(&it, ring, img->head, t);
+	for (uint32_t k = 0; k < 4096u; k++) {
+		rp_record rec;
+		st = rp_ring_iter_next(&it, &rec);
+		if (st != RP_OK)
+			break;
+		uint8_t h[8];
+		FZ_CHECK(rec.pos == t, "iterator records: record at %" PRIu64 ", walk at %" PRIu64, rec.pos, t);
+		logged_header(NULL, t % hs.size, h);
+		FZ_CHECK(rec.type == fz_le32(h) && rec.misc == fz_le16(h + 4) && rec.size == fz_le16(h + 6),
+		         "iterator records: header fields are not the loaded ones");
+		hs.is_hdr[(t % hs.size) / 8u] = 1;
+		t += rec.size;
+		FZ_CHECK(it.tail == t, "iterator records: tail %" PRIu64 ", records end at %" PRIu64, it.tail, t);
+	}
+	if (st != RP_OK) {
+		FZ_CHECK(it.tail == t && expected_stop(img->head, t) == (int)st,
+		         "iterator records: stop %d, loaded header says %d", (int)st,
+		         expected_stop(img->head, t));
+		if (st != RP_EMPTY && t % 8u == 0)
+			hs.is_hdr[(t % hs.size) / 8u] = 1;
+	}
+	for (uint32_t i = 0; i < hs.ntouched; i++)
+		FZ_CHECK(hs.is_hdr[hs.touched[i] / 8u] && hs.count[hs.touched[i]] == 1,
+		         "iterator records loaded offset %u %u times (not once, in a header)",
 		         hs.touched[i], hs.count[hs.touched[i]]);
 	reset_log();
 }
@@ -351,6 +392,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check_fused(&ring, &img);
 	check_iter(&ring, &img);
+	check_iter_records(&ring, &img);
 	reset_log();
 	fz_image_free(&img);
 	return 0;

@@ -104,6 +104,17 @@ static void stats_count(rp_perf_stats *stats, uint32_t n, uint64_t bytes)
 	rp_sat_add(&stats->payload_bytes, bytes - 8u * (uint64_t)n);
 }
 
+/* A LOST record's count (any other record counts nothing here). */
+static void stats_add_lost(rp_perf_stats *stats, const rp_record *rec)
+{
+	rp_lost l;
+
+	if (rec->type == RP_RECORD_LOST && rp_lost_view(rec, &l) == RP_OK) {
+		rp_sat_add(&stats->lost, l.lost);
+		stats->lost_records++;
+	}
+}
+
 void rp_perf_stats_add(rp_perf_stats *stats, const rp_record *recs, uint32_t n)
 {
 	uint64_t bytes = 0;
@@ -111,13 +122,7 @@ void rp_perf_stats_add(rp_perf_stats *stats, const rp_record *recs, uint32_t n)
 
 	for (k = 0; k < n; k++) {
 		bytes += recs[k].size;
-		if (recs[k].type == RP_RECORD_LOST) {
-			rp_lost l;
-			if (rp_lost_view(&recs[k], &l) == RP_OK) {
-				rp_sat_add(&stats->lost, l.lost);
-				stats->lost_records++;
-			}
-		}
+		stats_add_lost(stats, &recs[k]);
 	}
 	stats_count(stats, n, bytes);
 }
@@ -317,42 +322,76 @@ static int drain_finish(const drain_run *d)
 	return d->result ? d->result : clamp_count(d->delivered);
 }
 
-/* Shared by the per-record and the per-batch drain: exactly one of fn and
- * bfn is set. */
-static int drain(rp_perf_ring *ring, rp_perf_ring_fn fn, rp_perf_batch_fn bfn,
-                 void *ctx, uint32_t max_records)
+/* The record-batch drain: the core's rp_ring_drain fills an array, fn gets
+ * it whole. */
+static int drain_batch(rp_perf_ring *ring, rp_perf_batch_fn fn, void *ctx, uint32_t max_records)
 {
 	rp_record batch[RP_PERF_BATCH];
 	drain_run d;
-	int go = drain_start(&d, ring, fn || bfn, max_records);
+	int go = drain_start(&d, ring, fn != NULL, max_records);
 
 	if (go <= 0)
 		return go;
 	for (;;) {
-		uint32_t count = 0, used, k;
+		uint32_t count = 0;
 		int r = 0;
 		const rp_status st = rp_ring_drain(&ring->data, d.head, &ring->tail, batch,
 		                                   drain_want(&d), &count);
 
-		if (count)
+		if (count) {
 			drain_fit(&d, count, batch[count - 1].pos + batch[count - 1].size - batch[0].pos);
-
-		used = count;
-		if (count && bfn) {
-			r = bfn(ctx, batch, count);
-		} else {
-			for (k = 0; k < count && !r; k++)
-				r = fn(ctx, &batch[k]);
-			used = k;
+			r = fn(ctx, batch, count);
 		}
-		if (used < count) /* consumed up to and including the stopping record */
-			ring->tail = batch[used - 1].pos + batch[used - 1].size;
-		rp_perf_stats_add(&ring->stats, batch, used);
+		rp_perf_stats_add(&ring->stats, batch, count);
 		/* A corruption after the batch counts (and resyncs, or stops a
-		 * strict ring) only once the callbacks consumed every record
+		 * strict ring) only once the callback consumed every record
 		 * before it; a callback that stops the drain leaves it to the
 		 * next drain, which then counts it once. */
-		if (drain_step(&d, used, r, r ? 1 : walk_on(ring, d.head, st)))
+		if (drain_step(&d, count, r, r ? 1 : walk_on(ring, d.head, st)))
+			break;
+	}
+	return drain_finish(&d);
+}
+
+/* The per-record drain, on the core's iterator (rp_ring_iter_next): each
+ * record goes to fn as soon as it is decoded (no array), so that the walk
+ * and the callbacks overlap.  The records' bytes are counted from the
+ * tail's move (the records chain), a LOST's count as it passes. */
+static int drain_records(rp_perf_ring *ring, rp_perf_ring_fn fn, void *ctx, uint32_t max_records)
+{
+	drain_run d;
+	int go = drain_start(&d, ring, fn != NULL, max_records);
+
+	if (go <= 0)
+		return go;
+	for (;;) {
+		const uint32_t budget = d.max_records ? (uint32_t)(d.max_records - d.delivered)
+		                                      : UINT32_MAX;
+		rp_ring_iter it;
+		rp_record rec;
+		rp_status st = RP_MORE;
+		uint32_t used = 0;
+		int r = 0;
+
+		const uint64_t start = ring->tail;
+
+		rp_ring_iter_init(&it, &ring->data, d.head, start);
+		while (used < budget) {
+			st = rp_ring_iter_next(&it, &rec);
+			if (st != RP_OK)
+				break;
+			used++;
+			if (rec.type == RP_RECORD_LOST)
+				stats_add_lost(&ring->stats, &rec);
+			r = fn(ctx, &rec);
+			if (r)
+				break;
+		}
+		ring->tail = it.tail;
+		stats_count(&ring->stats, used, it.tail - start);
+		/* as in drain_batch: a corruption counts once the records before
+		 * it are consumed; a stop by fn or the budget leaves it to later */
+		if (drain_step(&d, used, r, r || st == RP_OK ? 1 : walk_on(ring, d.head, st)))
 			break;
 	}
 	return drain_finish(&d);
@@ -361,13 +400,13 @@ static int drain(rp_perf_ring *ring, rp_perf_ring_fn fn, rp_perf_batch_fn bfn,
 int rp_perf_ring_drain(rp_perf_ring *ring, rp_perf_ring_fn fn, void *ctx,
                        uint32_t max_records)
 {
-	return drain(ring, fn, NULL, ctx, max_records);
+	return drain_records(ring, fn, ctx, max_records);
 }
 
 int rp_perf_ring_drain_batch(rp_perf_ring *ring, rp_perf_batch_fn fn, void *ctx,
                              uint32_t max_records)
 {
-	return drain(ring, NULL, fn, ctx, max_records);
+	return drain_batch(ring, fn, ctx, max_records);
 }
 
 /* The record at ring->tail that stopped a sample batch (RP_OTHER): read it
@@ -449,15 +488,15 @@ static int drain_payloads(rp_perf_ring *ring, rp_perf_payload_fn fn, rp_perf_rin
 		const uint32_t budget = d.max_records ? (uint32_t)(d.max_records - d.delivered)
 		                                      : UINT32_MAX;
 		const uint64_t start = ring->tail;
-		rp_bpf_iter it;
+		rp_ring_iter it;
 		rp_bpf_sample s;
 		rp_status st = RP_MORE;
 		uint32_t used = 0;
 		int r = 0, more;
 
-		rp_bpf_iter_init(&it, &ring->data, d.head, ring->tail);
+		rp_ring_iter_init(&it, &ring->data, d.head, ring->tail);
 		while (used < budget) {
-			st = rp_bpf_iter_next(&it, &s);
+			st = rp_ring_iter_next_bpf(&it, &s);
 			if (st != RP_OK)
 				break;
 			used++;

@@ -2,9 +2,10 @@
  * wrapped payloads, every framing error with the state unchanged, records of
  * other kinds (RP_OTHER, nothing dropped), batch limits, positions passing
  * 2^64, and a differential test against rp_ring_drain + rp_bpf_output_view on
- * random rings.  The same walk one sample at a time (rp_bpf_iter): the same
+ * random rings.  The same walk one sample at a time (rp_ring_iter): the same
  * samples at every start offset, the iterator and the sample untouched by
- * every call that does not return RP_OK, and the same differential. */
+ * every call that does not return RP_OK, and the same differential; and
+ * the iterator's record step (rp_ring_iter_next) against rp_ring_drain. */
 #include "unit.h"
 
 #define NS 6
@@ -453,16 +454,16 @@ static void batch_differential(void **state)
 static rp_status iter_all(const rp_ring *g, uint64_t head, uint64_t tail, rp_bpf_sample *out,
                           uint32_t max, uint32_t *count, uint64_t *end)
 {
-	rp_bpf_iter it;
+	rp_ring_iter it;
 	rp_status st;
 	*count = 0;
-	rp_bpf_iter_init(&it, g, head, tail);
+	rp_ring_iter_init(&it, g, head, tail);
 	assert_true(it.tail == tail && it.head == head && it.data == g->data && it.size == g->size);
 	for (;;) {
-		rp_bpf_iter before = it;
+		rp_ring_iter before = it;
 		rp_bpf_sample s;
 		fill_canary(&s, 1);
-		st = rp_bpf_iter_next(&it, &s);
+		st = rp_ring_iter_next_bpf(&it, &s);
 		if (st != RP_OK) {
 			assert_memory_equal(&it, &before, sizeof it);
 			assert_canary(&s, 1);
@@ -600,6 +601,76 @@ static void iter_differential(void **state)
 	assert_true(records > 10000 && others > 500 && errors > 200);
 }
 
+/* The record iterator (rp_ring_iter_next) against rp_ring_drain, one
+ * record at a time, on rings of every kind of record and every framing
+ * error: the same records, the same stop at the same tail, and the
+ * iterator and the record untouched by a call that does not return RP_OK. */
+static void iter_records_differential(void **state)
+{
+	(void)state;
+	static const uint64_t sizes[] = { 64, 128, 192, 256, 1024 };
+	unsigned long records = 0, errors = 0, wrapped = 0;
+	for (int iter = 0; iter < 4000; iter++) {
+		const uint64_t rsize = sizes[rnd() % 5];
+		rb_ring r = rb_new(rsize, (uint8_t)rnd());
+		uint64_t start = rnd() % 3 == 0 ? UINT64_MAX - 8 * (rnd() % 40) + 1 : 8 * (rnd() % 1000);
+		uint64_t p = start;
+		for (;;) {
+			uint8_t body[64];
+			const size_t len = 8 * (rnd() % 6);
+			uint64_t room = rsize - (p - start);
+			if (rnd() % 12 != 0 && len + 8 <= room) {
+				rb_pattern(body, len, (uint8_t)rnd());
+				p = rb_put_record(&r, p, (uint32_t)rnd() % 20, (uint16_t)rnd(), body, len);
+			} else {
+				if (room >= 8 && rnd() % 2)
+					rb_put_header(&r, p, (uint32_t)rnd() % 12, 0, (uint16_t)(rnd() % 300));
+				break;
+			}
+		}
+		uint64_t head = p;
+		switch (rnd() % 6) {
+		case 0: head = p - 4 * (rnd() % 6); break;
+		case 1: head = start + rsize + 8 * (rnd() % 3); break;
+		default: break;
+		}
+		const uint64_t tail0 = rnd() % 30 == 0 ? start + 4 : start;
+		const rp_ring g = ring_of(&r);
+		rp_ring_iter it;
+		uint64_t t = tail0;
+		rp_ring_iter_init(&it, &g, head, tail0);
+		for (;;) {
+			rp_record want, got;
+			uint32_t c = 0;
+			const rp_status ws = rp_ring_drain(&g, head, &t, &want, 1, &c);
+			const rp_ring_iter before = it;
+			memset(&got, CANARY_BYTE, sizeof got);
+			const rp_status gs = rp_ring_iter_next(&it, &got);
+			if (c == 0) {
+				rp_record canary;
+				memset(&canary, CANARY_BYTE, sizeof canary);
+				assert_int_equal(gs, ws);
+				assert_memory_equal(&it, &before, sizeof it);
+				assert_memory_equal(&got, &canary, sizeof got);
+				errors += ws < 0;
+				break;
+			}
+			assert_int_equal(gs, RP_OK);
+			assert_true(got.pos == want.pos && got.type == want.type && got.misc == want.misc &&
+			            got.size == want.size);
+			assert_ptr_equal(got.body.p0, want.body.p0);
+			assert_ptr_equal(got.body.p1, want.body.p1);
+			assert_int_equal(got.body.n0, want.body.n0);
+			assert_int_equal(got.body.n1, want.body.n1);
+			assert_true(it.tail == t);
+			records++;
+			wrapped += got.body.n1 > 0;
+		}
+		rb_free(&r);
+	}
+	assert_true(records > 10000 && errors > 500 && wrapped > 100);
+}
+
 int main(void)
 {
 	if (!rb_host_is_le())
@@ -616,6 +687,7 @@ int main(void)
 		cmocka_unit_test(iter_all_offsets),
 		cmocka_unit_test(iter_framing_errors),
 		cmocka_unit_test(iter_differential),
+		cmocka_unit_test(iter_records_differential),
 	};
 	return cmocka_run_group_tests_name("bpf_batch", tests, NULL, NULL);
 }
