@@ -20,7 +20,10 @@
  * Generator mode: a valid ring of records with known payloads is written at
  * the consumer (wrapping, u64 wrap included); the drain must return exactly
  * the non-discarded records, byte for byte, then RP_EMPTY (or RP_BUSY at a
- * trailing BUSY record). */
+ * trailing BUSY record).
+ * Both modes: the iterator (rp_rb_iter) against the drain on the same
+ * ring: the same delivered records (its discarded ones counted apart), the
+ * same stop status at the same consumer position. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +90,38 @@ static int ref_walk(const uint8_t *ring, uint64_t size, uint64_t prod, uint64_t 
 	}
 }
 
+/* The iterator against rp_ringbuf_drain (one record per call) from cons. */
+static void check_iter(const rp_ring *r, uint64_t prod, uint64_t cons)
+{
+	rp_rb_iter it;
+	uint64_t c = cons, disc = 0, idisc = 0;
+	rp_status st, ist;
+
+	rp_rb_iter_init(&it, r, prod, cons);
+	for (uint32_t k = 0; k < 1u << 20; k++) {
+		rp_rb_record want, got;
+		uint32_t count = 0;
+		uint64_t d = 0;
+		st = rp_ringbuf_drain(r, prod, &c, &want, 1, &count, &d);
+		disc += d;
+		do {
+			ist = rp_rb_iter_next(&it, &got);
+			idisc += ist == RP_OK && got.discarded;
+		} while (ist == RP_OK && got.discarded);
+		if (count == 0) {
+			FZ_CHECK(ist == st && it.consumer == c && idisc == disc, "iterator: stop %d at %"
+			         PRIu64 " (%" PRIu64 " discarded), drain %d at %" PRIu64 " (%" PRIu64 ")",
+			         (int)ist, it.consumer, idisc, (int)st, c, disc);
+			return;
+		}
+		FZ_CHECK(ist == RP_OK && got.pos == want.pos && got.len == want.len &&
+		         got.size == want.size && got.data.p0 == want.data.p0 &&
+		         got.data.p1 == want.data.p1 && got.data.n0 == want.data.n0 &&
+		         got.data.n1 == want.data.n1 && it.consumer == c && idisc == disc,
+		         "iterator: record at %" PRIu64 " differs from the drain's", want.pos);
+	}
+}
+
 static void raw_mode(const uint8_t *ring, uint64_t size, uint64_t prod, uint64_t cons0, uint8_t sel)
 {
 	static ref_rec ref[4096];
@@ -98,6 +133,8 @@ static void raw_mode(const uint8_t *ring, uint64_t size, uint64_t prod, uint64_t
 	uint64_t ref_disc, ref_cons;
 	const int ref_st = ref_walk(ring, size, prod, cons0, ref, 4096, &nref, &ref_disc, &ref_cons);
 	uint64_t disc_total = 0;
+
+	check_iter(&r, prod, cons0);
 	rp_status st;
 
 	for (uint32_t call = 0;; call++) {
@@ -194,6 +231,7 @@ static void gen_mode(uint8_t *ring, uint64_t size, uint64_t cons0, uint8_t mode,
 	}
 	const uint64_t prod = pos;
 	uint64_t cons = start;
+	check_iter(&r, prod, start);
 	uint32_t k = 0;
 	uint64_t disc = 0;
 	rp_status st;

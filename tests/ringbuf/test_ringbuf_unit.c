@@ -1,5 +1,6 @@
-/* Unit tests of the BPF ringbuf walk (core/rp_ringbuf.h) and the backward
- * perf ring walk (core/rp_backward.h) over synthetic rings. */
+/* Unit tests of the BPF ringbuf walk (core/rp_ringbuf.h: rp_ringbuf_next,
+ * the drain and the iterator) and the backward perf ring walk
+ * (core/rp_backward.h) over synthetic rings. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -456,6 +457,57 @@ static void rb_full_ring_of_records(void **state)
 
 /* ---------------- backward perf ring ---------------- */
 
+/* The iterator (rp_rb_iter): records in order with discarded ones flagged,
+ * a payload that wraps (the full decoder's path), BUSY and every error
+ * with the iterator and the record untouched. */
+static void rb_iter_walk(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(128, 0);
+	uint8_t p[56];
+	fill_payload(p, 56, 6);
+	const uint64_t start = 128 * 3 + 32;
+	uint64_t pos = start;
+	pos += tb_rb_put(ring_mem, 128, pos, 5, p);              /* 32: 16 bytes */
+	pos += tb_rb_put(ring_mem, 128, pos, RB_DISCARD | 9, p); /* 48: 24 bytes */
+	pos += tb_rb_put(ring_mem, 128, pos, 56, p);             /* 72: 64 bytes, payload wraps */
+	const uint64_t busy_at = pos;
+	pos += tb_rb_put(ring_mem, 128, pos, RB_BUSY | 4, p);
+	rp_rb_iter it;
+	rp_rb_record rec = canary_rec();
+	rp_rb_iter_init(&it, &r, pos, start);
+	assert_int_equal(rp_rb_iter_next(&it, &rec), RP_OK);
+	assert_true(!rec.discarded && rec.len == 5 && rec.pos == start && it.consumer == start + 16);
+	assert_payload(rec.data, 5, 6);
+	assert_int_equal(rp_rb_iter_next(&it, &rec), RP_OK);
+	assert_true(rec.discarded && rec.len == 9 && it.consumer == start + 40);
+	assert_int_equal(rp_rb_iter_next(&it, &rec), RP_OK);
+	assert_true(!rec.discarded && rec.len == 56 && rec.data.n1 == 8 && it.consumer == busy_at);
+	assert_payload(rec.data, 56, 6);
+	rp_rb_iter before = it;
+	rec = canary_rec();
+	assert_int_equal(rp_rb_iter_next(&it, &rec), RP_BUSY);
+	assert_memory_equal(&it, &before, sizeof it);
+	assert_rec_untouched(&rec);
+	/* errors: a length past the producer, a misaligned producer, an overrun */
+	const struct { uint64_t prod; uint32_t word; rp_status st; } bad[] = {
+		{ start + 16, 17, RP_E_RB_LEN },
+		{ start + 20, 4, RP_E_RB_ALIGN },
+		{ start + 136, 4, RP_E_RB_OVERRUN },
+	};
+	for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+		tb_rb_put(ring_mem, 128, start, bad[b].word, p);
+		rp_rb_iter_init(&it, &r, bad[b].prod, start);
+		before = it;
+		rec = canary_rec();
+		assert_int_equal(rp_rb_iter_next(&it, &rec), bad[b].st);
+		assert_memory_equal(&it, &before, sizeof it);
+		assert_rec_untouched(&rec);
+	}
+	rp_rb_iter_init(&it, &r, start, start);
+	assert_int_equal(rp_rb_iter_next(&it, &rec), RP_EMPTY);
+}
+
 static rp_record canary_prec(void)
 {
 	rp_record r;
@@ -745,6 +797,7 @@ int main(void)
 		cmocka_unit_test(rb_header_word_edges),
 		cmocka_unit_test(rb_drain_more_and_zero_max),
 		cmocka_unit_test(rb_full_ring_of_records),
+		cmocka_unit_test(rb_iter_walk),
 		cmocka_unit_test(bw_newest_first_zero_stop),
 		cmocka_unit_test(bw_full_wrap_exact),
 		cmocka_unit_test(bw_overwritten_discarded),
