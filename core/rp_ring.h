@@ -23,14 +23,24 @@
  * bytes after the u32 raw size (read from the ring), as at most two slices
  * inside the ring; descriptors chain by the header sizes; RP_OTHER stops at
  * a well-framed record that is not such a sample; at most (head - tail) / 16
- * steps.
+ * steps.  The iterator (rp_ring_iter, at the end of this header) walks one
+ * record per call with the same steps: each step is proved to return the
+ * record (or sample) at the iterator's position, with the facts above, and
+ * to move the position past it, or to leave the iterator unchanged with the
+ * status the decoder gives there.
  * Tested, not proved: the kernel-facing meaning of a record (the adapters'
  * real-kernel suites); single fetch on the compiled code (the ring_hostile
  * fuzzer counts loads per offset; the proof reads each header byte once by
  * construction but says nothing about what the compiler emits); that the
  * fused batch stops with the same error as rp_ring_next and writes nothing
- * past *count (tests/unit/test_bpf_batch, fuzz ring_diff: differential
- * against rp_ring_drain + rp_bpf_output_view).
+ * past *count, and that the iterator's steps give the batch's records and
+ * stops (tests/unit/test_bpf_batch, fuzz ring_diff: differential against
+ * rp_ring_drain + rp_bpf_output_view).
+ *
+ * The walk's steps are defined in this header (RP_INLINE, rp_prim.h): an
+ * iterator's caller inlines the common path and calls out of line only for
+ * the first record of a run, the one that reaches the ring end, and the
+ * last bytes before head (rp_bpf_step_cold, rp_ring_step_cold).
  */
 #ifndef RP_RING_H
 #define RP_RING_H

@@ -21,11 +21,15 @@
  * Proved (core/rp_ringbuf.c): reads stay in the ring; BUSY stops without
  * moving; the length is bits 0-29 of the header word and a record occupies
  * round_up(len + 8, 8) bytes, never more than producer - consumer; DISCARD
- * records are consumed and never returned; the payload span lies in the
- * ring (the double mapping is not relied on); the drain terminates and
- * moves consumer only forward by the records it consumed.
+ * records are consumed and never returned by the drain (the iterator,
+ * rp_rb_iter, returns them flagged, as rp_ringbuf_next does); the payload
+ * span lies in the ring (the double mapping is not relied on); the drain
+ * terminates and moves consumer only forward by the records it consumed;
+ * the iterator's step returns the record at its position and moves past
+ * it, or leaves the iterator unchanged.
  * Tested, not proved: the kernel's ring buffer layout (ringbuf-integration:
- * round trips with discards, conservation), the ringbuf fuzz harness.
+ * round trips with discards, conservation), the ringbuf fuzz harness (the
+ * iterator against the drain, too).
  */
 #ifndef RP_RINGBUF_H
 #define RP_RINGBUF_H
