@@ -6,9 +6,11 @@
  * adapter, not by rp_perf_ring_drain.
  *
  * Drain protocol (docs/abi.md): acquire-load data_head once, decode
- * [tail, head) with rp_ring_drain in stack batches, hand each record to the
- * caller, then release-store data_tail once, after the caller is done with
- * the borrowed bytes.  A record's body points into the mapping and is valid
+ * [tail, head) with the core (its iterator for the per-record drains, so
+ * that each record is handed over as soon as it is decoded; rp_ring_drain or
+ * rp_ring_drain_bpf_output in stack batches for the batch drains), hand the
+ * records to the caller, then release-store data_tail once, after the caller
+ * is done with the borrowed bytes.  A record's body points into the mapping and is valid
  * only until the next drain/commit on this ring.
  */
 #ifndef RP_PERF_RING_H
@@ -149,7 +151,8 @@ int rp_perf_ring_drain_samples(rp_perf_ring *ring, rp_perf_samples_fn fn,
  * Return values as rp_perf_ring_fn: non-zero stops after this sample. */
 typedef int (*rp_perf_payload_fn)(void *ctx, const rp_bpf_sample *s);
 
-/* rp_perf_ring_drain_samples with one call per sample: a drain of
+/* rp_perf_ring_drain_samples with one call per sample, made as soon as the
+ * core's iterator (rp_ring_iter_next_bpf) decoded it: a drain of
  * BPF-output payloads at the cost of the fused walk plus a call, the
  * counterpart of libbpf's perf_buffer sample callback.  Other records go
  * to other as there; returns, budget, errors and corruption policy as
