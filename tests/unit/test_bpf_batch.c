@@ -371,6 +371,18 @@ static ref_out reference(const rp_ring *g, uint64_t head, uint64_t tail, uint32_
 	return o;
 }
 
+/* out is the reference's sample k: position, payload slices, raw size. */
+static void assert_sample_is(const rp_bpf_sample *out, const ref_out *want, uint32_t k)
+{
+	assert_true(out->pos == want->pos[k]);
+	assert_ptr_equal(out->data.p0, want->v[k].data.p0);
+	assert_ptr_equal(out->data.p1, want->v[k].data.p1);
+	assert_int_equal(out->data.n0, want->v[k].data.n0);
+	assert_int_equal(out->data.n1, want->v[k].data.n1);
+	assert_int_equal(out->raw_size, want->v[k].raw_size);
+	assert_int_equal(out->data.n0 + out->data.n1, out->raw_size);
+}
+
 /* A random image for the differential tests: samples, LOSTs and other
  * records (a SAMPLE whose raw size misses its body by a byte either way,
  * another type), ending at a random bad header or not, from a start that
@@ -442,14 +454,8 @@ static void batch_differential(void **state)
 			assert_int_equal(st, want.st);
 			assert_int_equal(count, want.n);
 			assert_true(tail == want.tail);
-			for (uint32_t k = 0; k < count; k++) {
-				assert_true(out[k].pos == want.pos[k]);
-				assert_ptr_equal(out[k].data.p0, want.v[k].data.p0);
-				assert_ptr_equal(out[k].data.p1, want.v[k].data.p1);
-				assert_int_equal(out[k].data.n0, want.v[k].data.n0);
-				assert_int_equal(out[k].data.n1, want.v[k].data.n1);
-				assert_int_equal(out[k].data.n0 + out[k].data.n1, want.v[k].raw_size);
-			}
+			for (uint32_t k = 0; k < count; k++)
+				assert_sample_is(&out[k], &want, k);
 			assert_canary(out + count, 16 - count);
 			records += count;
 			if (st == RP_OTHER) {
@@ -555,9 +561,9 @@ static void iter_framing_errors(void **state)
 	rb_free(&r);
 }
 
-/* batch_differential's random rings, walked by the iterator to the end
- * (stepping over each RP_OTHER record with rp_ring_next, as a caller does)
- * against the reference. */
+/* The same random images, walked by the iterator to the end (stepping
+ * over each RP_OTHER record with rp_ring_next, as a caller does) against
+ * the reference. */
 static void iter_differential(void **state)
 {
 	(void)state;
@@ -576,14 +582,8 @@ static void iter_differential(void **state)
 			assert_int_equal(st, want.st);
 			assert_int_equal(count, want.n);
 			assert_true(end == want.tail);
-			for (uint32_t k = 0; k < count; k++) {
-				assert_true(out[k].pos == want.pos[k]);
-				assert_ptr_equal(out[k].data.p0, want.v[k].data.p0);
-				assert_ptr_equal(out[k].data.p1, want.v[k].data.p1);
-				assert_int_equal(out[k].data.n0, want.v[k].data.n0);
-				assert_int_equal(out[k].data.n1, want.v[k].data.n1);
-				assert_int_equal(out[k].raw_size, want.v[k].raw_size);
-			}
+			for (uint32_t k = 0; k < count; k++)
+				assert_sample_is(&out[k], &want, k);
 			records += count;
 			tail = end;
 			if (st != RP_OTHER) {
