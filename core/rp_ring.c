@@ -6,13 +6,12 @@
  * size (by division in rp_ring_next; carried from record to record in the
  * batch loop).  data and size come by value, so that the batch loop keeps
  * them in registers across its stores to the records.  The record goes back
- * by value, with the status (no memory written: rec is the record on RP_OK
- * and meaningless otherwise).  The header is read once, with one 8-byte
- * load, and checked in registers.  A caller that has already read it
- * (loaded != 0: the fused batch's common path, which read it first and did
- * not take the record) passes it in h, having checked what comes before
- * the header; it is then not read again (single fetch).  (rp_ring_taken:
- * rp_ring.h.) */
+ * by value, with the status (rp_ring_taken, rp_ring.h; no memory written:
+ * rec is the record on RP_OK and meaningless otherwise).  The header is
+ * read once, with one 8-byte load, and checked in registers.  A caller that
+ * has already read it (loaded != 0: a walk's common path, which read it
+ * first and did not take the record) passes it in h, having checked what
+ * comes before the header; it is then not read again (single fetch). */
 
 /*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
     requires off == rp_off(t, size);
@@ -72,17 +71,9 @@
 static RP_HOT rp_ring_taken rp_ring_take(const uint8_t *data, uint64_t size, uint64_t head,
                                          uint64_t t, uint64_t off, int loaded, rp_header h)
 {
-	rp_ring_taken res;
+	rp_ring_taken res = rp_ring_none(RP_OK, data, t);
 	const uint64_t avail = rp_pos_dist(head, t);
 
-	res.rec.pos = t;
-	res.rec.type = 0;
-	res.rec.misc = 0;
-	res.rec.size = 0;
-	res.rec.body.p0 = data;
-	res.rec.body.n0 = 0;
-	res.rec.body.p1 = data;
-	res.rec.body.n1 = 0;
 	if (!loaded) {
 		res.st = RP_E_OVERRUN;
 		if (avail > size)
@@ -166,8 +157,9 @@ typedef struct rp_ring_drain_stepped {
               rp_body_in_ring(data, size, rp_off(\old(*tail), size), rec->size, rec->body);
     ensures step_off: \result.st == RP_OK ==> \result.off == rp_off(*tail, size);
 */
-static RP_HOT rp_ring_drain_stepped rp_ring_drain_step(const uint8_t *data, uint64_t size, uint64_t head,
-                                           uint64_t *tail, uint64_t off, rp_record *rec)
+static RP_HOT rp_ring_drain_stepped rp_ring_drain_step(const uint8_t *data, uint64_t size,
+                                                       uint64_t head, uint64_t *tail, uint64_t off,
+                                                       rp_record *rec)
 {
 	rp_ring_drain_stepped out;
 	const uint64_t t = *tail;
@@ -254,7 +246,8 @@ static rp_drain_run rp_ring_drain_loop(const rp_ring *ring, uint64_t head,
 	    loop variant max - n;
 	*/
 	while (n < max) {
-		const rp_ring_drain_stepped r = rp_ring_drain_step(data, size, head, tail, off, recs + n);
+		const rp_ring_drain_stepped r =
+			rp_ring_drain_step(data, size, head, tail, off, recs + n);
 		st = r.st;
 		if (st != RP_OK)
 			break;

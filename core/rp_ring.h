@@ -590,6 +590,15 @@ typedef struct rp_ring_taken {
 	rp_record rec;
 } rp_ring_taken;
 
+/* Status st and the empty record at t (no type, no body): where both
+ * record takes start. */
+/*@ assigns \nothing;
+    ensures \result.st == st && \result.rec.pos == t;
+    ensures \result.rec.body.p0 == data && \result.rec.body.n0 == 0;
+    ensures \result.rec.body.p1 == data && \result.rec.body.n1 == 0;
+*/
+RP_INLINE rp_ring_taken rp_ring_none(rp_status st, const uint8_t *data, uint64_t t);
+
 /* The record at off, whose header h the caller read, when it lies inside
  * room: RP_OK (size at least 8 and a multiple of 8, within the room; its
  * body one slice), or RP_MORE (not decided here). */
@@ -810,13 +819,10 @@ RP_INLINE rp_status rp_ring_iter_next_bpf(rp_ring_iter *it, rp_bpf_sample *s)
 	return r.st;
 }
 
-RP_INLINE rp_ring_taken rp_ring_take_within(const uint8_t *data, uint64_t size, uint64_t t,
-                                            uint64_t off, uint64_t room, rp_header h)
+RP_INLINE rp_ring_taken rp_ring_none(rp_status st, const uint8_t *data, uint64_t t)
 {
 	rp_ring_taken res;
-
-	(void)size; /* the contract's: off + room < size bounds the body */
-	res.st = RP_MORE;
+	res.st = st;
 	res.rec.pos = t;
 	res.rec.type = 0;
 	res.rec.misc = 0;
@@ -825,6 +831,15 @@ RP_INLINE rp_ring_taken rp_ring_take_within(const uint8_t *data, uint64_t size, 
 	res.rec.body.n0 = 0;
 	res.rec.body.p1 = data;
 	res.rec.body.n1 = 0;
+	return res;
+}
+
+RP_INLINE rp_ring_taken rp_ring_take_within(const uint8_t *data, uint64_t size, uint64_t t,
+                                            uint64_t off, uint64_t room, rp_header h)
+{
+	rp_ring_taken res = rp_ring_none(RP_MORE, data, t);
+
+	(void)size; /* the contract's: off + room < size bounds the body */
 	if (h.size < 8u || h.size % 8u != 0 || h.size > room)
 		return res;
 	res.st = RP_OK;

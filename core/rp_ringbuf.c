@@ -56,17 +56,9 @@
 static RP_HOT rp_rb_taken rp_rb_take(const uint8_t *data, uint64_t size, uint64_t producer,
                                      uint64_t c, uint64_t off, int loaded, uint32_t word)
 {
-	rp_rb_taken res;
+	rp_rb_taken res = rp_rb_none(RP_OK, data, c);
 	const uint64_t avail = rp_pos_dist(producer, c);
 
-	res.rec.pos = c;
-	res.rec.len = 0;
-	res.rec.size = 0;
-	res.rec.discarded = false;
-	res.rec.data.p0 = data;
-	res.rec.data.n0 = 0;
-	res.rec.data.p1 = data;
-	res.rec.data.n1 = 0;
 	if (!loaded) {
 		res.st = RP_E_RB_OVERRUN;
 		if (avail > size)

@@ -236,6 +236,15 @@ typedef struct rp_rb_taken {
     rp_room_ok(size, p, c, off, room) && (room == 0 || p % 8 == 0);
 */
 
+/* Status st and the empty record at c (no length, no payload): where both
+ * takes start. */
+/*@ assigns \nothing;
+    ensures \result.st == st && \result.rec.pos == c && !\result.rec.discarded;
+    ensures \result.rec.data.p0 == data && \result.rec.data.n0 == 0;
+    ensures \result.rec.data.p1 == data && \result.rec.data.n1 == 0;
+*/
+RP_INLINE rp_rb_taken rp_rb_none(rp_status st, const uint8_t *data, uint64_t c);
+
 /* The room at c (0 where the first record's checks do not pass). */
 /*@ requires rp_ring_size_ok(size);
     requires off == rp_off(c, size);
@@ -396,17 +405,10 @@ RP_INLINE rp_status rp_rb_iter_next(rp_rb_iter *it, rp_rb_record *rec);
 
 /* ---- definitions (see RP_INLINE in rp_prim.h) ----------------------------- */
 #if !defined(__FRAMAC__) || defined(RP_DEFINE_RINGBUF)
-RP_INLINE uint64_t rp_rb_room_at(uint64_t size, uint64_t producer, uint64_t c, uint64_t off)
-{
-	return producer % 8u != 0 ? 0 : rp_room_at(size, producer, c, off);
-}
-
-RP_INLINE rp_rb_taken rp_rb_take_within(const uint8_t *data, uint64_t size, uint64_t c,
-                                        uint64_t off, uint64_t room, uint32_t word)
+RP_INLINE rp_rb_taken rp_rb_none(rp_status st, const uint8_t *data, uint64_t c)
 {
 	rp_rb_taken res;
-
-	(void)size; /* the contract's: off + room < size bounds the payload */
+	res.st = st;
 	res.rec.pos = c;
 	res.rec.len = 0;
 	res.rec.size = 0;
@@ -415,7 +417,20 @@ RP_INLINE rp_rb_taken rp_rb_take_within(const uint8_t *data, uint64_t size, uint
 	res.rec.data.n0 = 0;
 	res.rec.data.p1 = data;
 	res.rec.data.n1 = 0;
-	res.st = RP_BUSY;
+	return res;
+}
+
+RP_INLINE uint64_t rp_rb_room_at(uint64_t size, uint64_t producer, uint64_t c, uint64_t off)
+{
+	return producer % 8u != 0 ? 0 : rp_room_at(size, producer, c, off);
+}
+
+RP_INLINE rp_rb_taken rp_rb_take_within(const uint8_t *data, uint64_t size, uint64_t c,
+                                        uint64_t off, uint64_t room, uint32_t word)
+{
+	rp_rb_taken res = rp_rb_none(RP_BUSY, data, c);
+
+	(void)size; /* the contract's: off + room < size bounds the payload */
 	if (word >= RP_RB_BUSY_BIT)
 		return res;
 	const uint32_t len = word % RP_RB_DISCARD_BIT; /* bits 0-29 */
