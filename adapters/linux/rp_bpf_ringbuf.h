@@ -8,11 +8,13 @@
  * one contiguous pointer per record.
  *
  * Ordering: producer_pos is acquire-loaded; the core then reads each
- * header's len word once, and an acquire fence after the core's batch and
- * before any payload is handed out orders those len loads before the
- * payload reads (a plain load + fence is an acquire load on x86-64 and
- * arm64).  consumer_pos is release-stored once per batch, after the
- * callbacks for that batch returned.
+ * header's len word once, and an acquire fence before a payload is handed
+ * out orders the len loads before the payload reads (a plain load + fence
+ * is an acquire load on x86-64 and arm64): after the core's batch for the
+ * batch callback, after each record's len word for the per-record callback
+ * (which runs on the core's iterator, rp_rb_iter).  consumer_pos is
+ * release-stored once per walk from producer_pos, after the callbacks
+ * returned.
  *
  * Losses: the kernel keeps no drop counter for ring buffers
  * (bpf_ringbuf_output/reserve just fail).  Count failures on the BPF side:
