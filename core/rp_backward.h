@@ -37,6 +37,10 @@
 #include "rp_span.h"
 #include "rp_status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*@
   // Offset of the header walked bytes after an 8-aligned head (walked < size).
   logic integer rp_bw_off(integer head, integer walked, integer size) =
@@ -188,5 +192,9 @@ rp_status rp_backward_next(const rp_ring *ring, uint64_t head, uint64_t *walked,
 rp_status rp_backward_drain(const rp_ring *ring, uint64_t head, uint64_t *walked,
                             uint8_t *scratch, uint32_t cap, rp_record *recs,
                             uint32_t max, uint32_t *count);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -37,6 +37,10 @@
 #include "rp_sample.h"
 #include "rp_status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct rp_sample_id {
 	uint64_t present; /* sample_type bits of the trailer that were read */
 	uint32_t pid, tid;
@@ -205,5 +209,9 @@ rp_status rp_sample_id_parse(const rp_sample_layout *L, rp_span body, rp_sample_
     disjoint behaviors;
 */
 rp_status rp_record_parse(const rp_sample_layout *L, const rp_record *rec, rp_event *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -41,6 +41,10 @@
 #include "rp_span.h"
 #include "rp_status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The len word's flags (include/uapi/linux/bpf.h): BPF_RINGBUF_BUSY_BIT
  * (1U << 31) and BPF_RINGBUF_DISCARD_BIT (1U << 30); the length is the 30
  * bits below them (RP_RB_LEN_MASK).  The C code and the contracts
@@ -510,6 +514,10 @@ RP_INLINE rp_status rp_rb_iter_next(rp_rb_iter *it, rp_rb_record *rec)
 		it->room = r.room;
 	}
 	return r.st;
+}
+#endif
+
+#ifdef __cplusplus
 }
 #endif
 

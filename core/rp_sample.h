@@ -47,6 +47,10 @@
 #include "rp_ring.h"
 #include "rp_status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct rp_sample_layout {
 	uint64_t sample_type;
 	uint64_t read_format;
@@ -222,5 +226,9 @@ rp_status rp_sample_parse(const rp_sample_layout *L, const rp_record *rec,
 */
 rp_status rp_sample_parse_body(const rp_sample_layout *L, rp_span body,
                                rp_sample *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

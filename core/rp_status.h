@@ -17,6 +17,10 @@
 #ifndef RP_STATUS_H
 #define RP_STATUS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum rp_status {
 	RP_OK = 0,    /* a record was decoded */
 	RP_EMPTY = 1, /* tail == head: nothing to read */
@@ -85,5 +89,9 @@ typedef enum rp_status {
  * value (an adapter's -errno, say).  Never fails, never allocates. */
 /*@ assigns \nothing; */
 const char *rp_status_text(int code);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 #include "rp_abi.h"
 #include "rp_ring.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A PERF_RECORD_SAMPLE of a BPF-output event (sample_type == PERF_SAMPLE_RAW
  * only): u32 raw size at body offset 0, then the payload.  raw_size includes
  * the kernel's padding, whose bytes are stale ring contents (docs/abi.md). */
@@ -89,5 +93,9 @@ rp_status rp_bpf_output_view(const rp_record *rec, rp_bpf_output *out);
     disjoint behaviors;
 */
 rp_status rp_lost_view(const rp_record *rec, rp_lost *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -52,6 +52,13 @@ check "internal rp_cursor.h not installed; every installed header compiles on it
   for h in '$P'/include/ringproof/*.h; do
     printf '#include <%s>\\n' \"\$(basename \"\$h\")\" | ${CC:-cc} -std=c11 -Wall -Werror -fsyntax-only -x c - $cflags || exit 1
   done"
+check "every installed header compiles on its own as C++11, and each that declares functions gives them C linkage" bash -c "
+  for h in '$P'/include/ringproof/*.h; do
+    printf '#include <%s>\\n' \"\$(basename \"\$h\")\" | ${CXX:-c++} -std=c++11 -Wall -Werror -fsyntax-only -x c++ - $cflags || exit 1
+    if grep -qE '^[a-z].*\\b(rp|ringproof)_[a-z0-9_]+\\(' \"\$h\" && ! grep -q 'extern \"C\"' \"\$h\"; then
+      echo \"\$h: functions without extern \\\"C\\\"\"; exit 1
+    fi
+  done"
 check "adapter headers and docs refer to nothing outside the install" bash -c "
   ! grep -nE 'SPEC\.md|DESIGN\.md|\.\./shared' $P/include/ringproof/ringproof.h $P/include/ringproof/rp_adapter.h \
     $P/include/ringproof/rp_bpffs.h $P/include/ringproof/rp_error.h $P/include/ringproof/rp_perf*.h \

@@ -33,10 +33,6 @@
 #ifndef RINGPROOF_H
 #define RINGPROOF_H
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-/* the core headers carry no guards of their own */
 #include "rp_status.h"
 #include "rp_span.h"
 #include "rp_ring.h"
@@ -46,10 +42,6 @@ extern "C" {
 #include "rp_ringbuf.h"
 #include "rp_backward.h"
 #include "rp_user_ring.h"
-#ifdef __cplusplus
-}
-#endif
-
 #include "rp_adapter.h"
 #include "rp_bpffs.h"
 #include "rp_error.h"
