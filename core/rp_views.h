@@ -5,6 +5,12 @@
  * the record is a SAMPLE whose u32 raw size fits in the body after it, and
  * then the payload span is those raw_size bytes; the LOST view reads the two
  * u64 at body offsets 0 and 8.  Every error leaves *out unwritten.
+ *
+ * The BPF-output view is defined here (RP_INLINE, rp_prim.h), so that a
+ * consumer's per-record callback makes no call for it: when the size word
+ * and the payload lie in the body's first slice (every record that does not
+ * wrap the ring's end) it is one 4-byte load and one compare; otherwise it
+ * calls the span readers.  Each byte is read once on either path.
  * Tested, not proved: that the kernel's BPF output records look like this
  * (tests/integration round trips at 0..4000-byte payloads). */
 #ifndef RP_VIEWS_H
@@ -67,7 +73,7 @@ typedef struct rp_lost {
     complete behaviors;
     disjoint behaviors;
 */
-rp_status rp_bpf_output_view(const rp_record *rec, rp_bpf_output *out);
+RP_INLINE rp_status rp_bpf_output_view(const rp_record *rec, rp_bpf_output *out);
 
 /*@ requires \valid_read(rec) && \valid(out);
     requires rp_span_ok(rec->body);
@@ -93,6 +99,40 @@ rp_status rp_bpf_output_view(const rp_record *rec, rp_bpf_output *out);
     disjoint behaviors;
 */
 rp_status rp_lost_view(const rp_record *rec, rp_lost *out);
+
+/* ---- definitions (see RP_INLINE in rp_prim.h) ----------------------------- */
+#if !defined(__FRAMAC__) || defined(RP_DEFINE_VIEWS)
+RP_INLINE rp_status rp_bpf_output_view(const rp_record *rec, rp_bpf_output *out)
+{
+	uint32_t raw;
+	rp_span data;
+
+	if (rec->type != RP_RECORD_SAMPLE)
+		return RP_E_TYPE;
+	if (rec->body.n0 >= 4u) {
+		raw = rp_load_u32(rec->body.p0);
+		if (raw <= rec->body.n0 - 4u) {
+			/* the payload is in the first slice too (the common case) */
+			out->raw_size = raw;
+			out->data.p0 = rec->body.p0 + 4;
+			out->data.n0 = raw;
+			out->data.p1 = rec->body.p1;
+			out->data.n1 = 0;
+			return RP_OK;
+		}
+		/* raw is read: the payload runs into the second slice, or is
+		 * too long (not read again: single fetch) */
+	} else if (!rp_span_get_u32(rec->body, 0, &raw)) {
+		return RP_E_BODY_SHORT;
+	}
+	/* raw + 4 > len, without overflowing u32 */
+	if (!rp_span_sub(rec->body, 4, raw, &data))
+		return RP_E_BODY_SHORT;
+	out->raw_size = raw;
+	out->data = data;
+	return RP_OK;
+}
+#endif
 
 #ifdef __cplusplus
 }

@@ -62,6 +62,7 @@ static void bpf_output_payload_offset(void **state)
 	assert_int_equal(r.data[32 + 12], 'r');   /* payload at record offset 12 */
 	const rp_record rec = decode_one(&r, 32, head);
 	rp_bpf_output out;
+	memset(&out, CANARY_BYTE, sizeof out); /* unwritten fields show */
 	assert_int_equal(rp_bpf_output_view(&rec, &out), RP_OK);
 	assert_int_equal(((uintptr_t)out.data.p0 - (uintptr_t)r.data) % 8, 4);
 	assert_int_equal(out.data.p0 - rec.body.p0, 4);
@@ -80,6 +81,7 @@ static void bpf_output_kernel_empty(void **state)
 	const uint64_t head = rb_put_record(&r, 0, RP_RECORD_SAMPLE, 0, body, 8);
 	const rp_record rec = decode_one(&r, 0, head);
 	rp_bpf_output out;
+	memset(&out, CANARY_BYTE, sizeof out); /* unwritten fields show */
 	assert_int_equal(rp_bpf_output_view(&rec, &out), RP_OK);
 	assert_int_equal(out.raw_size, 4);
 	const uint8_t zero[4] = { 0, 0, 0, 0 };
@@ -98,6 +100,7 @@ static void bpf_output_wraps(void **state)
 	uint64_t head = rb_put_bpf_output(&r, 56, payload, 19, 0xab);
 	rp_record rec = decode_one(&r, 56, head);
 	rp_bpf_output out;
+	memset(&out, CANARY_BYTE, sizeof out); /* unwritten fields show */
 	assert_int_equal(rp_bpf_output_view(&rec, &out), RP_OK);
 	assert_int_equal(out.raw_size, 20);
 	assert_ptr_equal(out.data.p0, r.data + 4);
@@ -142,6 +145,7 @@ static void bpf_output_size_word_split(void **state)
 	rp_record rec = { .pos = 0, .type = RP_RECORD_SAMPLE, .misc = 0, .size = 24,
 	                  .body = { .p0 = a, .p1 = b, .n0 = 2, .n1 = 14 } };
 	rp_bpf_output out;
+	memset(&out, CANARY_BYTE, sizeof out); /* unwritten fields show */
 	assert_int_equal(rp_bpf_output_view(&rec, &out), RP_OK);
 	assert_int_equal(out.raw_size, 12);
 	assert_span_bytes(out.data, body + 4, 12);
@@ -186,6 +190,7 @@ static void bpf_output_raw_too_long(void **state)
 	uint64_t head = rb_put_record(&r, 0, RP_RECORD_SAMPLE, 0, body, 24);
 	rp_record rec = decode_one(&r, 0, head);
 	rp_bpf_output out;
+	memset(&out, CANARY_BYTE, sizeof out); /* unwritten fields show */
 	assert_int_equal(rp_bpf_output_view(&rec, &out), RP_OK);
 	assert_int_equal(out.raw_size, 20);
 	rb_le32(body, 0);
