@@ -205,27 +205,44 @@ static void walk_records(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t budget,
 	w->payload = payload;
 }
 
-/* Batch delivery: the core's drain fills an array, batch_fn gets it whole. */
+/* Batch delivery: the core's iterator fills an array (its common path
+ * inlined here, as for walk_records), batch_fn gets it whole.  A discarded
+ * record is consumed, counted and overwritten by the next one. */
 static void walk_batch(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t want, rb_walk *w)
 {
 	rp_rb_record recs[RP_BPF_RINGBUF_BATCH];
-	uint64_t cons = rb->consumer;
+	const uint64_t start = rb->consumer;
+	uint64_t skipped = 0, discarded = 0, payload = 0;
 	uint32_t n = 0;
+	rp_status st = RP_MORE;
+	rp_rb_iter it;
 
 	if (want > RP_BPF_RINGBUF_BATCH)
 		want = RP_BPF_RINGBUF_BATCH;
-	w->st = rp_ringbuf_drain(&rb->data, producer, &cons, recs, want, &n, &w->discarded);
-	/* Orders the core's len-word loads before the payload reads below. */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	w->used = n;
-	if (n) {
-		w->r = rb->batch_fn(rb->ctx, recs, n);
-		for (uint32_t i = 0; i < n; i++) {
-			w->bytes += recs[i].size;
-			w->payload += recs[i].len;
+	rp_rb_iter_init(&it, &rb->data, producer, start);
+	while (n < want) {
+		st = rp_rb_iter_next(&it, &recs[n]);
+		if (st != RP_OK)
+			break;
+		if (recs[n].discarded) {
+			discarded++;
+			skipped += recs[n].size;
+			continue;
 		}
+		payload += recs[n].len;
+		n++;
 	}
-	rb->consumer = cons;
+	/* Orders the iterator's len-word loads before the callback's payload
+	 * reads (a compiler barrier on x86-64). */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	rb->consumer = it.consumer;
+	w->st = st == RP_OK ? RP_MORE : st;
+	w->used = n;
+	w->discarded = discarded;
+	w->bytes = it.consumer - start - skipped;
+	w->payload = payload;
+	if (n)
+		w->r = rb->batch_fn(rb->ctx, recs, n);
 }
 
 int rp_bpf_ringbuf_consume(rp_bpf_ringbuf *rb, uint32_t max_records)

@@ -178,7 +178,31 @@ bad:
 
 /* ---- tests ------------------------------------------------------------- */
 
-static void test_ringbuf_roundtrip(tcase *t)
+/* The batch API's records through the same check, in order; a discarded
+ * record in a batch is an error. */
+static int rb_check_batch_fn(void *ctx, const rp_rb_record *recs, uint32_t n)
+{
+	rb_check *c = ctx;
+
+	if (n == 0 || n > RP_BPF_RINGBUF_BATCH) {
+		snprintf(c->err, sizeof c->err, "batch of %u records", n);
+		return 0;
+	}
+	for (uint32_t i = 0; i < n && !c->err[0]; i++) {
+		if (recs[i].discarded || recs[i].data.n0 + recs[i].data.n1 != recs[i].len) {
+			snprintf(c->err, sizeof c->err, "batch record %u: discarded %d, span %u+%u for len %u",
+			         i, recs[i].discarded, recs[i].data.n0, recs[i].data.n1, recs[i].len);
+			return 0;
+		}
+		rb_check_fn(c, recs[i].data.p0, recs[i].len);
+	}
+	return 0;
+}
+
+/* 4,000 records of every kind (discarded ones among them) through the
+ * per-record API (batch false) or the batch API, the ring wrapping several
+ * times: each delivered once, in order, each discarded one counted. */
+static void ringbuf_roundtrip(tcase *t, bool batch)
 {
 	fixture f;
 	rp_bpf_ringbuf rb;
@@ -190,7 +214,8 @@ static void test_ringbuf_roundtrip(tcase *t)
 		return;
 	}
 	CHECK(err == 0, "fixture: %s", rp_strerror(err));
-	err = rp_bpf_ringbuf_map(&rb, f.rb_fd, rb_check_fn, &chk, RP_STRICT);
+	err = batch ? rp_bpf_ringbuf_map_batch(&rb, f.rb_fd, rb_check_batch_fn, &chk, RP_STRICT)
+	            : rp_bpf_ringbuf_map(&rb, f.rb_fd, rb_check_fn, &chk, RP_STRICT);
 	CHECK(err == 0, "rp_bpf_ringbuf_map: %s", rp_strerror(err));
 	mapped = true;
 	CHECK(rb.data.size == 64 * 1024, "data size %llu", (unsigned long long)rb.data.size);
@@ -209,6 +234,8 @@ static void test_ringbuf_roundtrip(tcase *t)
 	CHECK(ctl.dropped == 0, "dropped %llu with a large ring", (unsigned long long)ctl.dropped);
 	CHECK(chk.delivered == ctl.submitted, "delivered %llu, submitted %llu",
 	      (unsigned long long)chk.delivered, (unsigned long long)ctl.submitted);
+	CHECK(rb.stats.records == ctl.submitted, "stats: %llu records, submitted %llu",
+	      (unsigned long long)rb.stats.records, (unsigned long long)ctl.submitted);
 	CHECK(rb.stats.discarded == ctl.discarded, "discarded seen %llu, produced %llu",
 	      (unsigned long long)rb.stats.discarded, (unsigned long long)ctl.discarded);
 	CHECK(ctl.discarded == 1000, "discarded %llu", (unsigned long long)ctl.discarded);
@@ -222,6 +249,16 @@ out:
 	if (mapped)
 		rp_bpf_ringbuf_unmap(&rb);
 	fixture_close(&f);
+}
+
+static void test_ringbuf_roundtrip(tcase *t)
+{
+	ringbuf_roundtrip(t, false);
+}
+
+static void test_ringbuf_roundtrip_batch(tcase *t)
+{
+	ringbuf_roundtrip(t, true);
 }
 
 /* Conservation under overload: one-page ring, producer thread far faster
@@ -1512,6 +1549,7 @@ int main(int argc, char **argv)
 {
 	static const tap_test tests[] = {
 		{ "ringbuf round trip with discards (BPF_PROG_TEST_RUN)", test_ringbuf_roundtrip },
+		{ "ringbuf round trip with discards, batch API", test_ringbuf_roundtrip_batch },
 		{ "ringbuf conservation, two rings in one set, small ring", test_ringbuf_conservation },
 		{ "ringbuf wrong map type and closed fd", test_ringbuf_bad_map },
 		{ "overwrite ring: newest first, overwrite accounting, LOST after pause", test_overwrite_phases },
