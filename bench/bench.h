@@ -88,5 +88,7 @@ uint64_t rpb_walk_iter_decode(const struct rp_ring *ring, uint64_t head, uint64_
 uint64_t rpb_walk_core_decode(const struct rp_ring *ring, uint64_t head, uint64_t tail,
                               unsigned long *n, int *err);
 uint64_t rpb_walk_plain_decode(const uint8_t *data, uint64_t head, uint64_t tail, unsigned long *n);
+uint64_t rpb_walk_iter_view_decode(const struct rp_ring *ring, uint64_t head, uint64_t tail,
+                                   unsigned long *n, int *err);
 
 #endif

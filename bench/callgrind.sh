@@ -2,7 +2,7 @@
 # Instructions per record of the floor walks, counted by callgrind (exact and
 # repeatable, so it holds on a loaded machine).
 #   bench/callgrind.sh BENCH_BIN OUT_DIR CSV
-# For each payload size, `BENCH_BIN walks SIZE` runs the eight floor walks once
+# For each payload size, `BENCH_BIN walks SIZE` runs the nine floor walks once
 # (bench/floor.c); callgrind collects only inside the named walk
 # (--toggle-collect), and the count is divided by the records walked.
 # Appends `ipr,...` rows to CSV and writes OUT_DIR/callgrind-breakdown-IMPL.txt:
@@ -27,7 +27,7 @@ if ! valgrind --tool=none "$bin" walks 8 > /dev/null 2>&1; then
   echo "callgrind: $note"
 fi
 # walk function -> impl name in the CSV
-walks="rpb_walk_iter_decode:rp-iter rpb_walk_core_decode:rp-core rpb_walk_core_dv_decode:rp-core-dv rpb_walk_plain_decode:plain-floor rpb_walk_iter:rp-iter+checksum rpb_walk_core:rp-core+checksum rpb_walk_core_dv:rp-core-dv+checksum rpb_walk_plain:plain-floor+checksum"
+walks="rpb_walk_iter_decode:rp-iter rpb_walk_iter_view_decode:rp-iter-view rpb_walk_core_decode:rp-core rpb_walk_core_dv_decode:rp-core-dv rpb_walk_plain_decode:plain-floor rpb_walk_iter:rp-iter+checksum rpb_walk_core:rp-core+checksum rpb_walk_core_dv:rp-core-dv+checksum rpb_walk_plain:plain-floor+checksum"
 for size in 8 64 256 512 4000; do
   for w in $walks; do
     fn=${w%%:*} impl=${w#*:}

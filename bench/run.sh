@@ -59,6 +59,7 @@ awk -F, '
     for (i = 1; i <= 5; i++) row("core (drain+view) vs plain floor loop", "floor", sz[i], "rp-core-dv", "plain-floor", "")
     for (i = 1; i <= 5; i++) row("core iterator vs floor, instr/record", "ipr", sz[i], "rp-iter", "plain-floor", sz[i] == 8 ? "3.00" : "")
     for (i = 1; i <= 5; i++) row("core batch vs floor, instr/record", "ipr", sz[i], "rp-core", "plain-floor", "")
+    for (i = 1; i <= 5; i++) row("core record iter+view vs floor, instr", "ipr", sz[i], "rp-iter-view", "plain-floor", "")
     for (i = 1; i <= 5; i++) row("core (drain+view) vs floor, instr/rec", "ipr", sz[i], "rp-core-dv", "plain-floor", "")
     for (i = 1; i <= 5; i++) row("core iterator vs floor, instr (+chk)", "ipr", sz[i], "rp-iter+checksum", "plain-floor+checksum", "")
     for (i = 1; i <= 5; i++) row("core batch vs floor, instr/rec (+chk)", "ipr", sz[i], "rp-core+checksum", "plain-floor+checksum", "")
