@@ -5,13 +5,19 @@
 # share (%) of symbol $2 in a perf-style report in file $1: the first row
 # whose last field is the symbol (ringproof and perf print the same columns)
 share() { awk -v s="$2" '$1 ~ /%$/ && $NF == s { sub(/%/, "", $1); print $1; exit }' "$1"; }
+# busy_a and its first callers in a report -g file $1, one line: the names
+# under busy_a's row, the "|", "-" and "NN.NN%" of branch lines removed
+busy_a_callers() {
+  awk '/\[\.\] busy_a$/ { f = 1; next } f && /^ *[0-9.]+%/ { exit }
+       f { gsub(/[ |-]/, ""); sub(/^[0-9.]+%/, ""); if ($0 != "") print }' "$1" | head -4 | tr '\n' ' '
+}
 close_to() { python3 -c 'import sys; a, b, d = map(float, sys.argv[1:]); sys.exit(abs(a - b) > d)' "$@"; }
 
 rc=$(run "$RP" record -F 999 -- "$HOT" 1500)
 if [ "$rc" = 1 ] && refused; then
   reason=$(head -1 "$T/err")
   for t in "record vs perf report: shares of busy_a and busy_b" "record -g" "record --folded" \
-           "record --json" "record -o + report" "record -p" "record per process" "record no samples"; do
+           "record --json" "record -o + report" "report -g: a branching caller tree" "record -p" "record per process" "record no samples"; do
     skip "$t" "kernel refused perf: $reason"
   done
 else
@@ -34,8 +40,11 @@ else
   fi
 
   rc=$(run "$RP" record -g -- "$HOT" 600)
-  # the busy_a row is followed by its whole caller chain: busy_a <- main <- libc
-  chain=$(awk '/\[\.\] busy_a$/ { f = 1; next } f && /^ *[0-9.]+%/ { exit } f { gsub(/[ |-]/, ""); if ($0 != "") print }' "$T/out" | head -4 | tr '\n' ' ')
+  # the busy_a row is followed by its whole caller chain: busy_a <- main <- libc.
+  # A sample taken in busy_a's prologue or epilogue (frame pointer not yet
+  # pushed, or already popped) unwinds without main; the chain then branches,
+  # busiest branch first, each branch line starting "--NN.NN%--".
+  chain=$(busy_a_callers "$T/out")
   check "record -g: busy_a's callers symbolised ($chain)" \
     test "$rc" = 0 -a "$(echo $chain | cut -d' ' -f1-2)" = "busy_a main" -a "$(echo $chain | wc -w)" -ge 3
 
@@ -59,7 +68,18 @@ print("busy_a %.1f%% of %d samples" % (a["overhead"], o["samples"]))' "$T/out" 2
   rc=$(run "$RP" record -g -o "$T/prof.rec" -- "$HOT" 600)
   rc2=$(run "$RP" report -g "$T/prof.rec")
   check "record -o FILE + report -g FILE (rc=$rc, $rc2)" \
-    test "$rc" = 0 -a "$rc2" = 0 -a -s "$T/prof.rec" -a -n "$(grep -E '\[\.\] busy_a$' "$T/out")" -a -n "$(grep -E '^ +main$' "$T/out")"
+    test "$rc" = 0 -a "$rc2" = 0 -a -s "$T/prof.rec" -a -n "$(grep -E '\[\.\] busy_a$' "$T/out")" -a -n "$(grep -E '^ +(\|--[0-9.]+%--)?main$' "$T/out")"
+  # A branching caller tree, made deterministic: in the recorded file, drop
+  # main from one sample of the busiest call site (busy_a's), as a sample in
+  # busy_a's prologue unwinds. report -g prints two branches, main first.
+  site=$(awk '$1 == "s" && $8 == 4 { c[$11]++ } END { for (a in c) if (c[a] > m) { m = c[a]; b = a }; print b }' "$T/prof.rec")
+  awk -v a="$site" '!d && $1 == "s" && $8 == 4 && $11 == a { $8 = 3; $11 = ""; $0 = $0; $1 = $1; d = 1 } { print }' \
+    "$T/prof.rec" > "$T/branch.rec"
+  rc=$(run "$RP" report -g "$T/branch.rec")
+  chain=$(busy_a_callers "$T/out")
+  check "report -g: a branching caller tree, busiest branch first ($chain)" \
+    test "$rc" = 0 -a "$(echo $chain | cut -d' ' -f1-3)" = "busy_a main __libc_start_call_main" \
+         -a -n "$(grep -E '^ +\|--[0-9.]+%--main$' "$T/out")" -a -n "$(grep -E '^ + --[0-9.]+%--__libc_start_call_main$' "$T/out")"
   printf 'ringproof-record 1\nbogus line\n' > "$T/bad.rec"
   rc=$(run "$RP" report "$T/bad.rec")
   check "report of a damaged file exits 1 naming the line" test "$rc" = 1 -a -n "$(grep 'line 2' "$T/err")"
