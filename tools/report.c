@@ -186,6 +186,11 @@ static int on_sample(replay *r, const rpt_sample_rec *s)
 			kernel = a == (uint64_t)PERF_CONTEXT_KERNEL;
 			continue;
 		}
+		/* No caller returns to address 0: a frame-pointer walk that read 0
+		 * followed a frame pointer the code used as data (libc has no frame
+		 * pointers), and the kernel may repeat it up to its depth limit. */
+		if (a == 0 && n > 0)
+			continue;
 		resolve(r, s->pid, kernel, a, n > 0, &fdso[n], &fsym[n]);
 		fk[n] = kernel;
 		n++;
