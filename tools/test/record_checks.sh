@@ -17,7 +17,8 @@ rc=$(run "$RP" record -F 999 -- "$HOT" 1500)
 if [ "$rc" = 1 ] && refused; then
   reason=$(head -1 "$T/err")
   for t in "record vs perf report: shares of busy_a and busy_b" "record -g" "record --folded" \
-           "record --json" "record -o + report" "report -g: a branching caller tree" "record -p" "record per process" "record no samples"; do
+           "record --json" "record -o + report" "report -g: a branching caller tree" \
+           "report -g: return address 0 is no caller" "record -p" "record per process" "record no samples"; do
     skip "$t" "kernel refused perf: $reason"
   done
 else
