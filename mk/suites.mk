@@ -39,6 +39,7 @@ user-ring-unit        | 12   | $(UR_UNIT)                               | tests/
 user-ring-unit-valgrind | 13 | $(UR_UNIT)                               | tests/user_ring core/rp_user_ring.*          | tap | bash tests/unit/run.sh --valgrind $(UR_UNIT)
 user-ring-integration | 14   | $(UR_ITEST) $(UR_BPF)                    | tests/user_ring adapters/linux/rp_bpf_user_ringbuf.* bpf/user_ring_test.* | tap | $(UR_ITEST) $(UR_BPF)
 proofs-cache-unit     | 15   | -                                        | proofs/cache.sh tests/proofs                 | tap | bash tests/proofs/cache_test.sh
+proofs-stop-unit      | 16   | -                                        | proofs/stop.sh tests/proofs                  | tap | bash tests/proofs/stop_test.sh
 fuzz-oss              | -    | -                                        | fuzz core                                    | -   | $(MAKE) --no-print-directory fuzz-oss
 proofs                | -    | -                                        | proofs core                                  | -   | bash proofs/run.sh
 proofs-mutants        | -    | -                                        | proofs/mutants core                          | -   | bash proofs/mutants.sh

@@ -28,6 +28,9 @@
 set -u
 cd "$(dirname "$0")/.."
 root=$PWD
+# Ctrl-C or TERM stops every mutant's proof (proofs/stop.sh).
+. proofs/stop.sh
+stop_on_signal "proof mutants"
 scratch=${RP_MUTANT_DIR:-build/proofs-mutants}
 rm -rf "$scratch"; mkdir -p "$scratch"
 conf=$root/build/proofs/why3.conf

@@ -41,6 +41,9 @@
 set -u
 cd "$(dirname "$0")/.."
 root=$PWD
+# Ctrl-C or TERM stops the whole run, provers included (proofs/stop.sh).
+. proofs/stop.sh
+stop_on_signal proofs
 out=${RP_PROOF_DIR:-build/proofs}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -94,8 +97,10 @@ common=(-machdep x86_64 -cpp-extra-args="-Icore" -wp -wp-rte
 wp() {
   local name=$1 n=$2; shift 2
   rm -f "$out/$name.json"
+  # in the background, so that a signal reaches the trap at once
   frama-c "${files[@]}" "${common[@]}" -wp-steps "$n" "${extra[@]}" \
-    -wp-report-json "$out/$name.json" "$@" > "$out/$name.log" 2>&1
+    -wp-report-json "$out/$name.json" "$@" > "$out/$name.log" 2>&1 &
+  wait $!
 }
 count() { jq ".\"wp:global\".\"wp:main\".$2 // 0" "$out/$1.json" 2>/dev/null || echo 0; }
 
