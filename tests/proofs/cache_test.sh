@@ -4,13 +4,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . proofs/cache.sh
-t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
-n=0; bad=0
-check() { # NAME COMMAND...
-  local name=$1; shift
-  n=$((n + 1))
-  if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; bad=1; fi
-}
+. tests/proofs/tap.sh
 same_json() { [ "$(jq -cS . "$1")" = "$(jq -cS . "$2")" ]; }
 
 # A stored cache as proofs/cache.json holds it (jq's compact spelling).
@@ -54,5 +48,4 @@ for f in "$c"/*.json; do same_json "$f" "$t/again/$(basename "$f")" || ok=false;
 check "save then seed: every entry comes back unchanged" $ok
 check "save then seed: nothing more" test "$(ls "$t/again" | wc -l)" = "$(ls "$c" | wc -l)"
 
-echo "1..$n"
-exit $bad
+tap_end

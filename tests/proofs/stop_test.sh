@@ -6,13 +6,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 root=$PWD
-t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
-n=0; bad=0
-check() { # NAME COMMAND...
-  local name=$1; shift
-  n=$((n + 1))
-  if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; bad=1; fi
-}
+. tests/proofs/tap.sh
 
 # The stand-in run: a child, a grandchild under a subshell, and a
 # grandchild that ignores INT (as a prover whose parent caught Ctrl-C and
@@ -65,5 +59,4 @@ one_case() {
 one_case ctrl-c INT group 130
 one_case term TERM script 143
 
-echo "1..$n"
-exit $bad
+tap_end
