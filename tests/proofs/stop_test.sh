@@ -34,7 +34,8 @@ alive() { # any pid of FILE still running (and not a zombie)
 none_alive() { ! alive "$1"; }
 started() { [ "$(wc -l < "$1" 2>/dev/null || echo 0)" = 3 ]; }
 
-# NAME SIGNAL TARGET(script|group) STATUS
+# NAME SIGNAL TARGET(script|group) STATUS.  Each wait polls for up to 20 s
+# (a loaded machine), and ends as soon as the state is reached.
 one_case() {
   local name=$1 sig=$2 target=$3 want=$4 pid rc i
   : > "$t/$name.pids"
@@ -42,13 +43,13 @@ one_case() {
   bash "$t/run.sh" "$root" "$t/$name.pids" > "$t/$name.out" 2> "$t/$name.err" &
   pid=$!
   set +m
-  for i in $(seq 100); do started "$t/$name.pids" && break; sleep 0.05; done
+  for i in $(seq 400); do started "$t/$name.pids" && break; sleep 0.05; done
   check "$name: the stand-in started its three sleeps" started "$t/$name.pids"
   if [ "$target" = group ]; then kill -"$sig" -- -"$pid"; else kill -"$sig" "$pid"; fi
-  for i in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+  for i in $(seq 400); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
   wait "$pid"; rc=$?
   check "$name: the run exits with status $want (got $rc)" test "$rc" = "$want"
-  for i in $(seq 40); do alive "$t/$name.pids" || break; sleep 0.05; done
+  for i in $(seq 400); do alive "$t/$name.pids" || break; sleep 0.05; done
   check "$name: no process of the run is left" none_alive "$t/$name.pids"
   check "$name: it says it was interrupted" grep -qx 'stand-in: interrupted' "$t/$name.err"
   check "$name: it stops at once (nothing after the wait runs)" test ! -s "$t/$name.out"
