@@ -10,8 +10,11 @@
 
 BUILD      ?= build
 CC         ?= cc
-VERSION     = 0.1.0
-SOVERSION   = 0
+# SOVERSION changes with every incompatible change of the library's ABI (a
+# symbol removed, a signature or a public structure changed); the exported
+# symbols are listed in libringproof.symbols, docs/changes.md says what changed.
+VERSION     = 0.2.0
+SOVERSION   = 1
 PREFIX     ?= /usr/local
 
 WARN        = -std=c11 -Wall -Wextra -Werror -Wvla -Wshadow

@@ -28,6 +28,14 @@ check "pkg-config --modversion ringproof = $VERSION" \
 check "installed tool runs (ringproof --version)" \
   bash -c "'$P/bin/ringproof' --version | grep -qx 'ringproof $VERSION'"
 check "man page installed and renders" bash -c "man -l '$P/share/man/man1/ringproof.1' 2>/dev/null | grep -q 'ringproof' || grep -q '^\.TH RINGPROOF 1' '$P/share/man/man1/ringproof.1'"
+check "man page names ringproof $VERSION" grep -q "^\.TH RINGPROOF 1 .*\"ringproof $VERSION\"" "$P/share/man/man1/ringproof.1"
+# the ABI: exactly the symbols of libringproof.symbols (a symbol dropped
+# without a new SONAME breaks every program linked against the old list)
+check "libringproof.so.$SOVERSION exports exactly the symbols of libringproof.symbols" bash -c "
+  diff <(grep -v '^#' libringproof.symbols) \
+       <(nm -D --defined-only '$P/lib/libringproof.so.$VERSION' | awk '{print \$3}' | LC_ALL=C sort) |
+    sed -n 's/^< /gone from the library (ABI break: new SOVERSION, docs\/changes.md): /p; s/^> /exported but not listed: /p' |
+    tee /dev/stderr | { ! grep -q .; }"
 
 export PKG_CONFIG_PATH=$P/lib/pkgconfig
 cflags=$(pkg-config --cflags ringproof) libs=$(pkg-config --libs ringproof)

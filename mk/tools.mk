@@ -20,6 +20,9 @@ $(TOOLS_DIR)/obj/%.o: tools/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -DRP_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
 
+# --version prints VERSION, which the Makefile sets
+$(TOOLS_DIR)/obj/main.o: Makefile
+
 $(TOOLS_DIR)/obj/embed.o: tools/embed.S $(BPF_DIR)/trace.bpf.o
 	@mkdir -p $(dir $@)
 	$(CC) -DRPT_TRACE_BPF_OBJ='"$(BPF_DIR)/trace.bpf.o"' -c $< -o $@
