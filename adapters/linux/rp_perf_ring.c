@@ -239,7 +239,9 @@ int rp_perf_ring_peek(rp_perf_ring *ring, rp_record *recs, uint32_t max)
 	rp_perf_stats_add(&ring->stats, recs, count);
 	if (r < 0)
 		ring->error = r;
-	return r < 0 ? r : (int)count;
+	/* the good records before a corruption first (the tail is past them):
+	 * the next peek returns the error */
+	return r < 0 && count == 0 ? r : (int)count;
 }
 
 static int clamp_count(uint64_t n)

@@ -169,7 +169,9 @@ int rp_perf_ring_resync(rp_perf_ring *ring);
 
 /* Batch form: decode up to max records starting at the unpublished tail
  * into recs (borrowed), without publishing.  Returns the count (>= 0) or,
- * strict policy only, a negative RP_E_* status.  Call rp_perf_ring_commit
+ * strict policy only, a negative RP_E_* status: the good records before a
+ * corruption come first, with their count, and the peeks after return the
+ * status until rp_perf_ring_resync.  Call rp_perf_ring_commit
  * when done with the records; peeks between commits continue where the
  * previous one stopped. */
 int rp_perf_ring_peek(rp_perf_ring *ring, rp_record *recs, uint32_t max);

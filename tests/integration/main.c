@@ -27,6 +27,7 @@ static const struct {
 	{ "ring_corrupt_strict_stops", test_ring_corrupt_strict },
 	{ "ring_bad_head_misaligned", test_ring_bad_head_misaligned },
 	{ "ring_stop_before_corruption", test_ring_stop_before_corruption },
+	{ "ring_peek_strict_before_corruption", test_ring_peek_strict_before_corruption },
 	{ "ring_bad_head_far_ahead", test_ring_bad_head_far },
 	{ "ring_batch_and_callback_error", test_ring_batch_and_callback_error },
 	{ "ring_batch_fits_bytes", test_ring_batch_fits_bytes },

@@ -289,6 +289,40 @@ void test_ring_stop_before_corruption(itest *t)
 		stop_before_corruption(t, true);
 }
 
+/* Strict peek: the two good records before a misaligned data_head come back
+ * first, with their count (the tail is past them, a commit publishes them);
+ * the next peek returns the status, counted once. */
+void test_ring_peek_strict_before_corruption(itest *t)
+{
+	one_ring o;
+	rp_record recs[8];
+	rp_bpf_output out;
+	uint64_t v0 = 1, v1 = 0;
+	int got, again;
+
+	if (!two_records_head_misaligned(t, &o, RP_STRICT))
+		goto out;
+	got = rp_perf_ring_peek(&o.r, recs, 8);
+	CHECK(got == 2, "peek before the corruption returned %d", got);
+	CHECK(rp_bpf_output_view(&recs[0], &out) == RP_OK && rp_span_get_u64(out.data, 0, &v0) &&
+	      rp_bpf_output_view(&recs[1], &out) == RP_OK && rp_span_get_u64(out.data, 0, &v1) &&
+	      v0 == 0 && v1 == 1, "peeked seqs %llu %llu", (unsigned long long)v0,
+	      (unsigned long long)v1);
+	CHECK(o.r.stats.corrupt == 1 && o.r.error < 0, "corrupt %llu error %d",
+	      (unsigned long long)o.r.stats.corrupt, o.r.error);
+	got = rp_perf_ring_peek(&o.r, recs, 8);
+	again = rp_perf_ring_peek(&o.r, recs, 8);
+	CHECK(got == o.r.error && again == got && o.r.stats.corrupt == 1,
+	      "next peeks %d %d, error %d, corrupt %llu", got, again, o.r.error,
+	      (unsigned long long)o.r.stats.corrupt);
+	rp_perf_ring_commit(&o.r);
+	CHECK(rp_perf_ring_tail(&o.r) == TWO_RECORDS_HEAD && o.r.stats.records == 2,
+	      "commit published %llu, records %llu", (unsigned long long)rp_perf_ring_tail(&o.r),
+	      (unsigned long long)o.r.stats.records);
+out:
+	one_ring_close(&o);
+}
+
 /* data_head misaligned by 4: the records before it are delivered, the tail
  * stays on the record grid, the bad head counts once, and the next record
  * the kernel writes is delivered. */

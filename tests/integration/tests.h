@@ -25,6 +25,7 @@ void test_live_sys_enter(itest *t);
 void test_overwrite_map(itest *t);
 void test_ring_bad_head_misaligned(itest *t);
 void test_ring_stop_before_corruption(itest *t);
+void test_ring_peek_strict_before_corruption(itest *t);
 void test_ring_batch_fits_bytes(itest *t);
 void test_ring_bad_head_far(itest *t);
 void test_ring_batch_and_callback_error(itest *t);
