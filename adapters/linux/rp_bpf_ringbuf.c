@@ -245,10 +245,13 @@ static void walk_batch(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t want, rb_
 		w->r = rb->batch_fn(rb->ctx, recs, n);
 }
 
-int rp_bpf_ringbuf_consume(rp_bpf_ringbuf *rb, uint32_t max_records)
+/* rp_bpf_ringbuf_consume; *stopped tells a set whether a callback asked to
+ * stop (a positive return, which the count alone cannot say). */
+static int consume(rp_bpf_ringbuf *rb, uint32_t max_records, bool *stopped)
 {
 	uint64_t delivered = 0;
 
+	*stopped = false;
 	if (!rb || !rb->prod_map)
 		return -EINVAL;
 	if (rb->error)
@@ -276,8 +279,10 @@ int rp_bpf_ringbuf_consume(rp_bpf_ringbuf *rb, uint32_t max_records)
 		delivered += w.used;
 		if (rb->consumer != start)
 			store_consumer(rb);
-		if (w.r)
+		if (w.r) {
+			*stopped = true;
 			return w.r < 0 ? w.r : (int)(delivered > INT32_MAX ? INT32_MAX : delivered);
+		}
 
 		if (w.st == RP_BUSY) {
 			rb->stats.busy_stops++;
@@ -372,7 +377,8 @@ int rp_bpf_ringbuf_set_add_batch(rp_bpf_ringbuf_set *set, int map_fd,
 }
 
 /* Drain the rings in order, at most limit records in all (0 = no limit).
- * A strict ring's error does not stop the others; a callback's does. */
+ * A strict ring's error does not stop the others; a callback's stop does
+ * (the rings after it are left to the next call: their fds stay readable). */
 static int set_drain(rp_bpf_ringbuf_set *set, uint32_t limit)
 {
 	uint64_t total = 0;
@@ -383,21 +389,29 @@ static int set_drain(rp_bpf_ringbuf_set *set, uint32_t limit)
 	for (uint32_t i = 0; i < set->count; i++) {
 		rp_bpf_ringbuf *rb = set->rings[i];
 		uint32_t want = limit ? limit - (uint32_t)total : 0;
+		bool stopped;
 		if (limit && want == 0)
 			break;
-		int n = rp_bpf_ringbuf_consume(rb, want);
-		if (n >= 0) {
+		int n = consume(rb, want, &stopped);
+		if (stopped && n < 0)
+			return n; /* the callback's error */
+		if (n >= 0)
 			total += (uint64_t)n;
-		} else if (n == rb->error) {
-			if (!first_err)
-				first_err = n; /* strict ring stopped: the others go on */
-		} else {
-			return n; /* the caller's callback asked to stop with an error */
-		}
+		else if (!first_err)
+			first_err = n; /* strict ring stopped: the others go on */
+		if (stopped)
+			break;
 	}
 	if (first_err)
 		return first_err;
 	return total > INT32_MAX ? INT32_MAX : (int)total;
+}
+
+int rp_bpf_ringbuf_consume(rp_bpf_ringbuf *rb, uint32_t max_records)
+{
+	bool stopped;
+
+	return consume(rb, max_records, &stopped);
 }
 
 int rp_bpf_ringbuf_set_consume(rp_bpf_ringbuf_set *set)

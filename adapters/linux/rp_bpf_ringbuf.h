@@ -141,7 +141,9 @@ int rp_bpf_ringbuf_set_add_batch(rp_bpf_ringbuf_set *set, int map_fd,
  * first (as libbpf), or the
  * first negative code after every other ring was drained (a strict ring's
  * RP_E_* status: rp_bpf_ringbuf_set_error names the ring), or a callback's
- * negative return (the drain stops there). */
+ * negative return (the drain stops there).  A callback's positive return
+ * stops the whole drain after that record: the rest of its ring and the
+ * rings after it wait for the next call (their fds stay readable). */
 int rp_bpf_ringbuf_set_poll(rp_bpf_ringbuf_set *set, int timeout_ms);
 /* Drain every ring without waiting; returns as rp_bpf_ringbuf_set_poll. */
 int rp_bpf_ringbuf_set_consume(rp_bpf_ringbuf_set *set);
