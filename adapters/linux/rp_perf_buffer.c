@@ -18,6 +18,7 @@ typedef struct cpu_ring {
 	int key;     /* map key */
 	int fd;
 	bool in_map; /* map slot written by us */
+	bool pending; /* epoll reported it, its records not all consumed yet */
 	rp_perf_ring ring;
 } cpu_ring;
 
@@ -33,6 +34,8 @@ struct rp_perf_buffer {
 	void *ctx;
 	int *left_out;     /* online CPUs without a map entry */
 	uint32_t nleft_out;
+	uint32_t npending; /* rings with pending set */
+	uint32_t resume;   /* where the next drain of pending rings starts */
 	uint32_t n;
 	cpu_ring rings[];
 };
@@ -431,49 +434,65 @@ static int clamp_count(uint64_t n)
 	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 
-/* Drain ring idx; *dc receives the callbacks made and whether one stopped. */
+static void set_pending(rp_perf_buffer *pb, cpu_ring *cr, bool pending)
+{
+	if (cr->pending != pending) {
+		cr->pending = pending;
+		pb->npending += pending ? 1 : (uint32_t)-1;
+	}
+}
+
+/* Drain ring idx; *dc receives the callbacks made and whether one stopped.
+ * The ring stays pending while records remain that a stop left behind (a
+ * strict ring stopped at a corruption is not: resync makes it pending). */
 static int consume_ring(rp_perf_buffer *pb, uint32_t idx, drain_ctx *dc)
 {
 	cpu_ring *cr = &pb->rings[idx];
+	int r;
 
 	dc->pb = pb;
 	dc->cr = cr;
 	dc->calls = 0;
 	dc->stopped = false;
 	if (pb->batch_fn)
-		return rp_perf_ring_drain_batch(&cr->ring, on_batch, dc, 0);
-	if (pb->samples_fn)
-		return rp_perf_ring_drain_samples(&cr->ring, on_samples, on_record, dc, 0);
-	if (pb->sample_fn && !pb->fn)
-		return rp_perf_ring_drain_payloads(&cr->ring, on_payload, on_record, dc, 0);
-	return rp_perf_ring_drain(&cr->ring, on_record, dc, 0);
+		r = rp_perf_ring_drain_batch(&cr->ring, on_batch, dc, 0);
+	else if (pb->samples_fn)
+		r = rp_perf_ring_drain_samples(&cr->ring, on_samples, on_record, dc, 0);
+	else if (pb->sample_fn && !pb->fn)
+		r = rp_perf_ring_drain_payloads(&cr->ring, on_payload, on_record, dc, 0);
+	else
+		r = rp_perf_ring_drain(&cr->ring, on_record, dc, 0);
+	set_pending(pb, cr, dc->stopped);
+	return r;
 }
 
-/* Drain the rings idx[0 .. n-1] (all rings if idx is NULL). */
-static int consume_rings(rp_perf_buffer *pb, const struct epoll_event *evs, uint32_t n)
+/* Drain the pending rings, in ring order from where the last stop was.  A
+ * callback's stop or error ends the drain; the rings not reached stay
+ * pending, drained first by the next poll (perf_poll reports a ring once
+ * per wakeup: waiting for epoll again would strand them). */
+static int consume_pending(rp_perf_buffer *pb)
 {
 	uint64_t total = 0;
 	int first_err = 0;
-	uint32_t i;
+	uint32_t j;
 
-	for (i = 0; i < n; i++) {
-		const uint32_t idx = evs ? evs[i].data.u32 : i;
+	for (j = 0; j < pb->n && pb->npending; j++) {
+		const uint32_t idx = (pb->resume + j) % pb->n;
 		drain_ctx dc;
 		int r;
 
-		if (idx >= pb->n)
+		if (!pb->rings[idx].pending)
 			continue;
 		r = consume_ring(pb, idx, &dc);
 		total += dc.calls;
-		if (r < 0 && r == pb->rings[idx].ring.error) {
-			if (!first_err)
-				first_err = r; /* this ring is stopped; the others go on */
-			continue;
-		}
-		if (r < 0)
-			return r; /* a callback's error */
-		if (dc.stopped)
+		if (dc.stopped) {
+			pb->resume = idx;
+			if (r < 0)
+				return r; /* a callback's error */
 			break;
+		}
+		if (r < 0 && !first_err)
+			first_err = r; /* this ring is stopped; the others go on */
 	}
 	return first_err ? first_err : clamp_count(total);
 }
@@ -491,22 +510,45 @@ int rp_perf_buffer_consume_ring(rp_perf_buffer *pb, uint32_t idx)
 
 int rp_perf_buffer_consume(rp_perf_buffer *pb)
 {
+	uint32_t i;
+
 	if (!pb)
 		return -EINVAL;
-	return consume_rings(pb, NULL, pb->n);
+	for (i = 0; i < pb->n; i++)
+		set_pending(pb, &pb->rings[i], true);
+	return consume_pending(pb);
+}
+
+/* Wait up to timeout_ms, mark the rings epoll reports, drain the pending. */
+static int wait_and_consume(rp_perf_buffer *pb, int timeout_ms)
+{
+	struct epoll_event evs[64];
+	int n, i;
+
+	n = epoll_wait(pb->epoll_fd, evs, 64, timeout_ms);
+	if (n < 0)
+		return -errno;
+	for (i = 0; i < n; i++)
+		if (evs[i].data.u32 < pb->n)
+			set_pending(pb, &pb->rings[evs[i].data.u32], true);
+	return consume_pending(pb);
 }
 
 int rp_perf_buffer_poll(rp_perf_buffer *pb, int timeout_ms)
 {
-	struct epoll_event evs[64];
-	int n;
+	int r;
 
 	if (!pb)
 		return -EINVAL;
-	n = epoll_wait(pb->epoll_fd, evs, 64, timeout_ms);
-	if (n < 0)
-		return -errno;
-	return consume_rings(pb, evs, (uint32_t)n);
+	if (pb->npending) {
+		/* records a stop left behind are ready now: no wait for them;
+		 * only if none were left (the stop was on a ring's last record)
+		 * does the poll go on to wait */
+		r = wait_and_consume(pb, 0);
+		if (r != 0 || pb->npending || timeout_ms == 0)
+			return r;
+	}
+	return wait_and_consume(pb, timeout_ms);
 }
 
 int rp_perf_buffer_ring_error(const rp_perf_buffer *pb, uint32_t idx)
@@ -520,6 +562,8 @@ int rp_perf_buffer_resync_ring(rp_perf_buffer *pb, uint32_t idx)
 {
 	if (!pb || idx >= pb->n)
 		return -EINVAL;
+	/* its records wait since the corruption: the next poll drains them */
+	set_pending(pb, &pb->rings[idx], true);
 	return rp_perf_ring_resync(&pb->rings[idx].ring);
 }
 

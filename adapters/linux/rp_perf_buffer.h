@@ -17,7 +17,8 @@
  *         (rp_perf_buffer_ring_error says which; rp_perf_buffer_resync_ring
  *         steps over it).
  * A callback that returns > 0 stops the drain after that record (consumed)
- * and the call returns the count without draining the other rings. */
+ * and the call returns the count without draining the other rings; the next
+ * poll or consume goes on from there. */
 #ifndef RP_PERF_BUFFER_H
 #define RP_PERF_BUFFER_H
 
@@ -108,13 +109,20 @@ int rp_perf_buffer_new_raw(int map_fd, const struct perf_event_attr *attr,
                            rp_perf_record_fn fn, void *ctx, rp_perf_buffer **out);
 
 /* Wait up to timeout_ms (-1 forever, 0 no wait) for a ready ring, then
- * drain the ready rings.  Returns as described above; -EINTR as is. */
+ * drain the ready rings.  Returns as described above; -EINTR as is.  The
+ * records a callback's stop left behind (in its ring and in the other rings
+ * epoll had reported) are drained by the next poll first, without waiting:
+ * the kernel reports a perf ring once per wakeup, not while it holds data. */
 int rp_perf_buffer_poll(rp_perf_buffer *pb, int timeout_ms);
 /* Drain every ring without waiting. */
 int rp_perf_buffer_consume(rp_perf_buffer *pb);
 /* Drain one ring by index (0 .. rp_perf_buffer_ring_count - 1). */
 int rp_perf_buffer_consume_ring(rp_perf_buffer *pb, uint32_t idx);
-/* The epoll fd (level-triggered, data.u32 = ring index) for own loops. */
+/* The epoll fd (data.u32 = ring index) for own loops.  A perf fd is
+ * reported once per wakeup (the kernel clears its ready state when polled),
+ * not while data waits: a loop of its own must drain a reported ring
+ * (rp_perf_buffer_consume_ring) until it returns without a callback's stop,
+ * or remember it. */
 int rp_perf_buffer_epoll_fd(const rp_perf_buffer *pb);
 
 /* The RP_E_* status ring idx is stopped at (strict mode), 0 if it is

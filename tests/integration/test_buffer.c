@@ -871,6 +871,69 @@ out:
 	free(src);
 }
 
+typedef struct stop_count {
+	uint32_t calls;
+	uint32_t stop_every; /* return 1 on every stop_every-th call */
+} stop_count;
+
+static int on_stop(void *p, int cpu, const rp_record *rec)
+{
+	stop_count *c = p;
+	(void)cpu;
+	(void)rec;
+	c->calls++;
+	return c->calls % c->stop_every == 0;
+}
+
+/* A callback's stop leaves records in its ring and in the other ring epoll
+ * reported; the kernel reports a perf fd once per wakeup, so the next poll
+ * must drain them without a new wakeup (they were stranded before). */
+void test_buffer_stop_no_strand(itest *t)
+{
+	itest_bpf b = { 0 };
+	struct itest_source *src = calloc(1, sizeof(*src));
+	rp_perf_buffer *pb = NULL;
+	stop_count c = { 0, 100 };
+	int cpus[2], err, r;
+
+	CHECK(src, "alloc");
+	err = itest_bpf_open(&b);
+	SKIP_IF_REFUSED(err, "bpf");
+	CHECK(err == 0, "bpf open: %s", rp_strerror(err));
+	err = rp_perf_buffer_new(b.events_fd, NULL, on_stop, &c, &pb);
+	SKIP_IF_REFUSED(err, "perf_event_open");
+	CHECK(err == 0, "new: %s", rp_strerror(err));
+	if (rp_perf_buffer_ring_count(pb) < 2) {
+		itest_skip(t, "one CPU: no second ring");
+		goto out;
+	}
+	cpus[0] = rp_perf_buffer_ring_cpu(pb, 0);
+	cpus[1] = rp_perf_buffer_ring_cpu(pb, 1);
+	/* the first callback stops, then none */
+	c.calls = 99;
+	CHECK(emit_on(&b, src, cpus[0], 3) == 0 && emit_on(&b, src, cpus[1], 3) == 0, "emit");
+	r = rp_perf_buffer_poll(pb, 1000);
+	CHECK(r == 1 && c.calls == 100, "first poll: %d", r);
+	r = rp_perf_buffer_poll(pb, 1000);
+	CHECK(r == 5 && c.calls == 105, "second poll: %d (the records after the stop)", r);
+	r = rp_perf_buffer_poll(pb, 0);
+	CHECK(r == 0, "third poll: %d", r);
+	/* every callback stops: one record per poll, none lost, then nothing */
+	c.calls = 0;
+	c.stop_every = 1;
+	CHECK(emit_on(&b, src, cpus[0], 2) == 0 && emit_on(&b, src, cpus[1], 2) == 0, "emit");
+	for (int i = 0; i < 4; i++) {
+		r = rp_perf_buffer_poll(pb, 1000);
+		CHECK(r == 1 && c.calls == (uint32_t)i + 1, "poll %d of a stopping callback: %d", i, r);
+	}
+	r = rp_perf_buffer_poll(pb, 0);
+	CHECK(r == 0 && c.calls == 4, "then nothing: %d", r);
+out:
+	rp_perf_buffer_free(pb);
+	itest_bpf_close(&b);
+	free(src);
+}
+
 /* Payload mode counts callbacks, not ring records; a record that is no
  * BPF-output sample nor LOST (here the FORK/EXIT/COMM side-band records of
  * a task-tracking event redirected into the ring with SET_OUTPUT; the
