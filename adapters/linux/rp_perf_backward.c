@@ -132,11 +132,18 @@ int rp_perf_backward_drain(rp_perf_backward_ring *r, rp_perf_ring_fn fn, void *c
 		if (stopped)
 			break;
 		if (st < 0) {
-			r->stats.corrupt++;
-			r->stats.last_error = st;
+			/* a strict ring stopped here counted it already */
+			if (r->ring.error != st || r->stopped_at != cur) {
+				r->stats.corrupt++;
+				r->stats.last_error = st;
+			}
+			r->ring.error = 0;
 			if ((r->ring.flags & RP_STRICT) &&
-			    (cur == head || remember(r, head, cur)))
+			    (cur == head || remember(r, head, cur))) {
+				r->ring.error = st;
+				r->stopped_at = cur;
 				return st; /* nothing published, nothing forgotten */
+			}
 			if ((head & 7) || tail - head > r->ring.data.size) {
 				/* data_head is not what the kernel can have written
 				 * (misaligned, or more than the ring below data_tail):

@@ -53,9 +53,9 @@
  * data_head.
  * With RP_STRICT the drain treats the corruption like a callback stop
  * (nothing published, records before it remembered as delivered) and
- * returns the RP_E_* status; the next drain hits it again without
- * re-delivering.  Clear RP_STRICT in ring.flags to resync.  Nothing is
- * ever delivered twice.
+ * returns the RP_E_* status (also in ring.error); the next drain hits it
+ * again without re-delivering or counting it again.  Clear RP_STRICT in
+ * ring.flags to resync.  Nothing is ever delivered twice.
  */
 #ifndef RP_PERF_BACKWARD_H
 #define RP_PERF_BACKWARD_H
@@ -80,6 +80,7 @@ typedef struct rp_perf_backward_ring {
 	rp_perf_backward_range done[RP_PERF_BACKWARD_RANGES]; /* in walk order (increasing from head) */
 	uint32_t ndone;
 	uint64_t deferred_stops; /* stops postponed because done[] was full */
+	uint64_t stopped_at;  /* RP_STRICT: where the corruption ring.error is */
 	rp_perf_stats stats;  /* cumulative; ring.stats is unused */
 } rp_perf_backward_ring;
 
