@@ -155,8 +155,6 @@ static int open_cpu(rp_perf_buffer *pb, cpu_ring *cr, const struct perf_event_at
                     uint32_t data_pages, unsigned flags)
 {
 	struct perf_event_attr attr = *a;
-	uint32_t key = (uint32_t)cr->key;
-	uint32_t value;
 	struct epoll_event ev;
 	int err;
 
@@ -172,8 +170,18 @@ static int open_cpu(rp_perf_buffer *pb, cpu_ring *cr, const struct perf_event_at
 	ev.data.u32 = (uint32_t)(cr - pb->rings);
 	if (epoll_ctl(pb->epoll_fd, EPOLL_CTL_ADD, cr->fd, &ev) < 0)
 		return -errno;
-	value = (uint32_t)cr->fd;
-	err = bpf_map_update_elem(pb->map_fd, &key, &value, BPF_ANY);
+	return 0;
+}
+
+/* Store the ring's fd at its key and enable the event: the last step of a
+ * new set, once every CPU is open, so that a set that fails to open leaves
+ * the map as it was (another set may be using it). */
+static int bind_cpu(rp_perf_buffer *pb, cpu_ring *cr)
+{
+	uint32_t key = (uint32_t)cr->key;
+	uint32_t value = (uint32_t)cr->fd;
+	int err = bpf_map_update_elem(pb->map_fd, &key, &value, BPF_ANY);
+
 	if (err)
 		return err < 0 ? err : -EINVAL;
 	cr->in_map = true;
@@ -303,6 +311,11 @@ static int buffer_new(int map_fd, bool own_map_fd, const struct perf_event_attr 
 	}
 	for (i = 0; i < nfit; i++) {
 		err = open_cpu(pb, &pb->rings[i], attr, data_pages, flags);
+		if (err)
+			goto fail;
+	}
+	for (i = 0; i < nfit; i++) {
+		err = bind_cpu(pb, &pb->rings[i]);
 		if (err)
 			goto fail;
 	}

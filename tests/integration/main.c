@@ -39,6 +39,7 @@ static const struct {
 	{ "ring_samples_max_records", test_samples_max_records },
 	{ "buffer_strict_other_rings_drain", test_buffer_strict_no_starve },
 	{ "buffer_stop_leaves_nothing_stranded", test_buffer_stop_no_strand },
+	{ "buffer_failed_new_keeps_map", test_buffer_failed_new_keeps_map },
 	{ "buffer_payload_counts_deliveries", test_buffer_payload_counts },
 	{ "buffer_batch_api", test_buffer_batch },
 	{ "buffer_round_trip", test_round_trip },

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -930,6 +931,53 @@ void test_buffer_stop_no_strand(itest *t)
 	CHECK(r == 0 && c.calls == 4, "then nothing: %d", r);
 out:
 	rp_perf_buffer_free(pb);
+	itest_bpf_close(&b);
+	free(src);
+}
+
+/* A set whose creation fails on its second CPU (out of fds) leaves the map
+ * as it was: a live set on the same map keeps receiving on every CPU (the
+ * failed set had overwritten and then deleted the live set's slots). */
+void test_buffer_failed_new_keeps_map(itest *t)
+{
+	itest_bpf b = { 0 };
+	struct itest_source *src = calloc(1, sizeof(*src));
+	rp_perf_buffer *live = NULL, *failed = NULL;
+	per_cpu_count c;
+	struct rlimit old, low;
+	int err, r, lowest;
+
+	memset(&c, 0, sizeof(c));
+	CHECK(src, "alloc");
+	err = itest_bpf_open(&b);
+	SKIP_IF_REFUSED(err, "bpf");
+	CHECK(err == 0, "bpf open: %s", rp_strerror(err));
+	err = rp_perf_buffer_new(b.events_fd, NULL, pcc_record, &c, &live);
+	SKIP_IF_REFUSED(err, "perf_event_open");
+	CHECK(err == 0, "new: %s", rp_strerror(err));
+	c.n = rp_perf_buffer_ring_count(live);
+	if (c.n < 2) {
+		itest_skip(t, "one CPU: the second CPU's open cannot fail");
+		goto out;
+	}
+	for (uint32_t i = 0; i < c.n; i++)
+		c.cpus[i] = rp_perf_buffer_ring_cpu(live, i);
+	/* room for the new set's epoll fd and its first CPU's fd only */
+	lowest = dup(0);
+	CHECK(lowest >= 0 && close(lowest) == 0 && getrlimit(RLIMIT_NOFILE, &old) == 0, "fds");
+	low = old;
+	low.rlim_cur = (rlim_t)lowest + 2;
+	CHECK(setrlimit(RLIMIT_NOFILE, &low) == 0, "setrlimit: %s", strerror(errno));
+	err = rp_perf_buffer_new(b.events_fd, NULL, pcc_record, &c, &failed);
+	CHECK(setrlimit(RLIMIT_NOFILE, &old) == 0, "restore rlimit");
+	CHECK(err == -EMFILE && failed == NULL, "the second set's new gave %d (%s)", err, rp_strerror(err));
+	CHECK(emit_on(&b, src, c.cpus[0], 2) == 0 && emit_on(&b, src, c.cpus[1], 2) == 0, "emit");
+	r = rp_perf_buffer_consume(live);
+	CHECK(r == 4 && c.got[0] == 2 && c.got[1] == 2, "live set consumed %d (%u + %u), kernel ok %llu",
+	      r, c.got[0], c.got[1], (unsigned long long)src->ok);
+out:
+	rp_perf_buffer_free(failed);
+	rp_perf_buffer_free(live);
 	itest_bpf_close(&b);
 	free(src);
 }

@@ -31,6 +31,7 @@ void test_ring_bad_head_far(itest *t);
 void test_ring_batch_and_callback_error(itest *t);
 void test_buffer_strict_no_starve(itest *t);
 void test_buffer_stop_no_strand(itest *t);
+void test_buffer_failed_new_keeps_map(itest *t);
 void test_buffer_payload_counts(itest *t);
 void test_buffer_batch(itest *t);
 void test_buffer_samples_round_trip(itest *t);
