@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rp_abi.h"
+#include "rp_adapter_int.h"
 #include "rp_perf.h"
 #include "rp_views.h"
 
@@ -96,10 +97,16 @@ int rp_perf_overwrite_read(rp_perf_overwrite_ring *ow, rp_perf_ring_fn fn, void 
 		}
 		break;
 	}
-	if (!r.stopped) {
+	if (r.stopped) {
+		/* a stop ends the snapshot: what lies beyond the ring is
+		 * overwritten, the rest of the window the caller declined */
+		r.overwritten_bytes = r.new_bytes - limit;
+		r.unread_bytes = limit - r.read_bytes;
+	} else {
 		r.overwritten_bytes = r.new_bytes - r.read_bytes;
-		ow->stats.overwritten_bytes += r.overwritten_bytes;
 	}
+	rp_sat_add(&ow->stats.overwritten_bytes, r.overwritten_bytes);
+	rp_sat_add(&ow->stats.unread_bytes, r.unread_bytes);
 	ow->stats.reads++;
 	ow->prev_head = r.head;
 

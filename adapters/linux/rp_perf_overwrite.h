@@ -31,7 +31,11 @@ typedef struct rp_perf_overwrite_report {
 	uint64_t head;              /* data_head of this snapshot */
 	uint64_t new_bytes;         /* bytes written since the previous read */
 	uint64_t read_bytes;        /* of those, bytes walked and delivered */
-	uint64_t overwritten_bytes; /* new_bytes - read_bytes: not readable any more */
+	uint64_t overwritten_bytes; /* of those, bytes not readable any more */
+	uint64_t unread_bytes;      /* of those, bytes older than the record the
+	                               callback stopped at, not delivered:
+	                               new_bytes = read_bytes + overwritten_bytes
+	                               + unread_bytes */
 	uint32_t records;           /* records delivered */
 	uint64_t lost;              /* sum of LOST counts among them */
 	int stopped;                /* 1 if the callback stopped the walk */
@@ -45,6 +49,7 @@ typedef struct rp_perf_overwrite_stats {
 	rp_perf_stats perf;         /* records, bytes, LOST, corrupt walks (RP_E_BW_*) */
 	uint64_t reads;
 	uint64_t overwritten_bytes;
+	uint64_t unread_bytes;      /* declined by a callback's stop */
 } rp_perf_overwrite_stats;
 
 typedef struct rp_perf_overwrite_ring {
@@ -61,8 +66,11 @@ int rp_perf_overwrite_map(rp_perf_overwrite_ring *ow, int fd, uint32_t data_page
 void rp_perf_overwrite_unmap(rp_perf_overwrite_ring *ow);
 
 /* Pause, walk the records written since the previous read newest first
- * into fn (rec and its body borrowed: valid during the call; a non-zero
- * return stops the walk), resume.  *rep (optional) describes the read.
+ * into fn (rec and its body borrowed: valid during the call), resume.  A
+ * non-zero return stops the walk and ends the snapshot: the next read
+ * starts at the records written after this one (the kernel overwrites the
+ * older ones once output resumes), and the bytes not delivered are counted
+ * in unread_bytes.  *rep (optional) describes the read.
  * Returns the records delivered or a negative code (pause/resume failure). */
 int rp_perf_overwrite_read(rp_perf_overwrite_ring *ow, rp_perf_ring_fn fn, void *ctx,
                       rp_perf_overwrite_report *rep);

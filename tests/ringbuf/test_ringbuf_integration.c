@@ -406,6 +406,7 @@ typedef struct ow_item {
 typedef struct ow_collect {
 	ow_item items[4096];
 	uint32_t n;
+	uint32_t stop_at; /* stop after this many records, 0: never */
 	char err[256];
 } ow_collect;
 
@@ -436,7 +437,7 @@ static int ow_fn(void *ctx, const rp_record *rec)
 		if (rp_lost_view(rec, &l) == RP_OK)
 			it->lost = l.lost;
 	}
-	return 0;
+	return c->n == c->stop_at;
 }
 
 /* The BPF fixture and a write_backward BPF-output event on the first online
@@ -595,6 +596,29 @@ static void test_overwrite_phases(tcase *t)
 	      "A: new %llu read %llu over %llu", (unsigned long long)rep.new_bytes,
 	      (unsigned long long)rep.read_bytes, (unsigned long long)rep.overwritten_bytes);
 
+	/* A2: the callback stops at the second of 5 records: the snapshot ends,
+	 * the 3 older records are counted as unread, the next read has the
+	 * records written after it */
+	CHECK(fixture_run(o.f.prog_perf, 5, o.cpu) == 0, "run A2");
+	c.n = 0;
+	c.stop_at = 2;
+	n = rp_perf_overwrite_read(&o.ow, ow_fn, &c, &rep);
+	c.stop_at = 0;
+	CHECK(n == 2 && c.items[0].seq == 104 && c.items[1].seq == 103 && rep.stopped &&
+	      rep.end == RP_MORE, "A2: %d records, newest %llu", n, (unsigned long long)c.items[0].seq);
+	CHECK(rep.new_bytes == 5 * 32 && rep.read_bytes == 2 * 32 && rep.unread_bytes == 3 * 32 &&
+	      rep.overwritten_bytes == 0 && o.ow.stats.unread_bytes == 3 * 32 &&
+	      o.ow.stats.overwritten_bytes == 0,
+	      "A2: new %llu read %llu unread %llu over %llu, stats unread %llu",
+	      (unsigned long long)rep.new_bytes, (unsigned long long)rep.read_bytes,
+	      (unsigned long long)rep.unread_bytes, (unsigned long long)rep.overwritten_bytes,
+	      (unsigned long long)o.ow.stats.unread_bytes);
+	CHECK(fixture_run(o.f.prog_perf, 1, o.cpu) == 0, "run A2 next");
+	c.n = 0;
+	n = rp_perf_overwrite_read(&o.ow, ow_fn, &c, &rep);
+	CHECK(n == 1 && c.items[0].seq == 105 && rep.unread_bytes == 0, "A2 next: %d, seq %llu", n,
+	      (unsigned long long)c.items[0].seq);
+
 	/* B: 5000 records into 512 slots: the newest 512 readable, the rest overwritten */
 	for (int i = 0; i < 50; i++)
 		CHECK(fixture_run(o.f.prog_perf, 100, o.cpu) == 0, "run B");
@@ -602,7 +626,7 @@ static void test_overwrite_phases(tcase *t)
 	n = rp_perf_overwrite_read(&o.ow, ow_fn, &c, &rep);
 	CHECK(!c.err[0], "B: %s", c.err);
 	CHECK(n == 512, "B: %d records", n);
-	CHECK(c.items[0].seq == 5099, "B: newest %llu", (unsigned long long)c.items[0].seq);
+	CHECK(c.items[0].seq == 5105, "B: newest %llu", (unsigned long long)c.items[0].seq);
 	CHECK(ow_consistent(&c, why, sizeof why), "B: %s", why);
 	CHECK(rep.new_bytes == 5000 * 32, "B: new bytes %llu", (unsigned long long)rep.new_bytes);
 	CHECK(rep.overwritten_bytes % 32 == 0 &&
@@ -629,7 +653,7 @@ static void test_overwrite_phases(tcase *t)
 	CHECK(n == 2, "C: %d records", n);
 	/* LOST is reserved together with the flush sample, at the lower address */
 	CHECK(c.items[0].type == RP_RECORD_LOST && c.items[0].lost == 50, "C: no LOST{50} first");
-	CHECK(c.items[1].type == RP_RECORD_SAMPLE && c.items[1].seq == 5150, "C: flush sample missing");
+	CHECK(c.items[1].type == RP_RECORD_SAMPLE && c.items[1].seq == 5156, "C: flush sample missing");
 	CHECK(rep.lost == 50 && rep.overwritten_bytes == 0, "C: report lost %llu over %llu",
 	      (unsigned long long)rep.lost, (unsigned long long)rep.overwritten_bytes);
 out:
