@@ -1,0 +1,32 @@
+# Text that must come out whole and unforged: deep stacks in full.
+# Sourced by tools.sh (uses RP, DIR, T, run, ok, nok, skip, check, refused).
+DEEP=$DIR/tools-test-deep
+
+# ---- folded and -g stacks: never cut, never merged ---------------------------
+rc=$(run "$RP" record --folded -- "$DEEP" 300)
+if [ "$rc" = 1 ] && refused; then
+  skip "record --folded: a deep stack keeps its leaf" "kernel refused perf: $(head -1 "$T/err")"
+else
+  # some 60 frames of a 70-byte name: a line of over 4 KiB
+  line=$(grep -E '^tools-test-deep;.*;deep_leaf_spin [0-9]+$' "$T/out" | head -1)
+  depth=$(grep -o 'descend_through_a_function_with_a_rather_long_name_to_make_long_stacks' <<<"$line" | wc -l)
+  bad=$(awk 'NF != 2' "$T/out" | wc -l)
+  check "record --folded: a deep stack keeps its leaf, 2 fields a line (rc=$rc, ${#line} chars, $depth levels)" \
+    test "$rc" = 0 -a -n "$line" -a "$depth" -ge 50 -a "$bad" = 0
+fi
+
+# record files made by hand (no kernel needed)
+hdr='ringproof-record 1\nevent cpu-clock hz 99 lost 0 corrupt 0 secs 1.000000 callchains 1\n'
+# Two samples of 600 frames that differ only in the outermost one: two
+# stacks of 599 callers each, not one stack cut short.
+frames=$(awk 'BEGIN { for (i = 0; i < 599; i++) printf " %x", 0x400010 + 16 * i }')
+printf "${hdr}c 1 100 100 1 deep\nm 1 100 400000 100000 0 /rp-deep\n" > "$T/deep.rec"
+printf 's 2 100 100 0 1 2 600%s 410000\ns 3 100 100 0 1 2 600%s 420000\n' "$frames" "$frames" >> "$T/deep.rec"
+rc=$(run "$RP" report --json -g "$T/deep.rec")
+chains=$(python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1]))["entries"]
+print(" ".join(str(len(c["callers"])) for c in e[0]["callchains"]))' "$T/out" 2>&1 | tail -1)
+check "report -g: stacks of 600 frames kept whole and apart (callers per stack: $chains)" \
+  test "$rc" = 0 -a "$chains" = "599 599"
+
