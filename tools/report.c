@@ -219,11 +219,13 @@ static void key_num(keybuf *k, const char *sep, unsigned long v)
 	key_add(k, b, (size_t)snprintf(b, sizeof(b), "%s%lu", sep, v));
 }
 
-/* one folded frame after sep: "[unknown] x" as "[x]", without its space */
+/* One folded frame after sep: a space would split the line's fields and a
+ * ';' its frames, so both (and control bytes) become '_'. */
 static void key_folded(keybuf *k, const char *sep, const char *f)
 {
 	bool unknown = !strncmp(f, "[unknown] ", 10);
 	key_add(k, sep, strlen(sep));
+	size_t at = k->len;
 	if (unknown) {
 		key_add(k, "[", 1);
 		f += 10;
@@ -231,6 +233,9 @@ static void key_folded(keybuf *k, const char *sep, const char *f)
 	key_add(k, f, strlen(f));
 	if (unknown)
 		key_add(k, "]", 1);
+	for (size_t i = at; i < k->len; i++)
+		if ((unsigned char)k->s[i] <= ' ' || k->s[i] == ';' || k->s[i] == 0x7f)
+			k->s[i] = '_';
 }
 
 static int on_sample(replay *r, const rpt_sample_rec *s)

@@ -1,4 +1,5 @@
-# Text that must come out whole and unforged: deep stacks in full.
+# Text that must come out whole and unforged: deep stacks in full, folded
+# frames without spaces.
 # Sourced by tools.sh (uses RP, DIR, T, run, ok, nok, skip, check, refused).
 DEEP=$DIR/tools-test-deep
 
@@ -17,6 +18,13 @@ fi
 
 # record files made by hand (no kernel needed)
 hdr='ringproof-record 1\nevent cpu-clock hz 99 lost 0 corrupt 0 secs 1.000000 callchains 1\n'
+# a command and a mapping whose names hold spaces and ';'
+printf "${hdr}c 1 100 100 1 my prog;x\nm 1 100 400000 100000 0 /memfd:rp b;c (deleted)\ns 2 100 100 0 1 2 1 400010\n" \
+  > "$T/spaces.rec"
+rc=$(run "$RP" report --folded "$T/spaces.rec")
+check "report --folded: spaces and ';' in names become '_' ($(head -1 "$T/out"))" \
+  test "$rc" = 0 -a "$(cat "$T/out")" = "my_prog_x;[memfd:rp_b_c_(deleted)+0x10] 1"
+
 # Two samples of 600 frames that differ only in the outermost one: two
 # stacks of 599 callers each, not one stack cut short.
 frames=$(awk 'BEGIN { for (i = 0; i < 599; i++) printf " %x", 0x400010 + 16 * i }')
