@@ -1,5 +1,5 @@
 # Text that must come out whole and unforged: deep stacks in full, folded
-# frames without spaces.
+# frames without spaces, trace --events escapes.
 # Sourced by tools.sh (uses RP, DIR, T, run, ok, nok, skip, check, refused).
 DEEP=$DIR/tools-test-deep
 
@@ -38,3 +38,19 @@ print(" ".join(str(len(c["callers"])) for c in e[0]["callchains"]))' "$T/out" 2>
 check "report -g: stacks of 600 frames kept whole and apart (callers per stack: $chains)" \
   test "$rc" = 0 -a "$chains" = "599 599"
 
+# ---- trace --events: names escaped ------------------------------------------
+# A file name that holds a forged event line and a terminal escape.
+evil=$(printf 'rp-x\n1.000000000 0 1 1 systemd exit ppid=0 status=0 signal=0 \033[31mred')
+: > "$T/$evil"
+(for i in $(seq 60); do cat "$T/$evil"; sleep 0.05; done) & el=$!
+rc=$(run "$RP" trace --seconds 2 --events --comm cat --syscall openat)
+kill $el 2>/dev/null; wait $el 2>/dev/null
+if [ "$rc" = 1 ] && refused; then
+  skip "trace --events escapes file names" "kernel refused bpf/perf: $(head -1 "$T/err")"
+else
+  forged=$(grep -c '^1\.000000000 ' "$T/out")
+  esc=$(grep -c $'\033' "$T/out")
+  shown=$(grep -cF 'openat '"$T"'/rp-x\n1.000000000 0 1 1 systemd exit ppid=0 status=0 signal=0 \x1b[31mred' "$T/out")
+  check "trace --events escapes file names: no forged line, no raw escape (rc=$rc; $forged forged, $esc raw, $shown escaped)" \
+    test "$rc" = 0 -a "$forged" = 0 -a "$esc" = 0 -a "$shown" -ge 1
+fi
