@@ -1,6 +1,7 @@
 # Text that must come out whole and unforged: deep stacks in full, folded
-# frames without spaces, trace --events escapes.
-# Sourced by tools.sh (uses RP, DIR, T, run, ok, nok, skip, check, refused).
+# frames without spaces, trace --events escapes, pipe on a pinned program.
+# Sourced by tools.sh (uses RP, DIR, BPF_DIR, PIN, T, run, ok, nok, skip,
+# check, refused, cleanup).
 DEEP=$DIR/tools-test-deep
 
 # ---- folded and -g stacks: never cut, never merged ---------------------------
@@ -53,4 +54,21 @@ else
   shown=$(grep -cF 'openat '"$T"'/rp-x\n1.000000000 0 1 1 systemd exit ppid=0 status=0 signal=0 \x1b[31mred' "$T/out")
   check "trace --events escapes file names: no forged line, no raw escape (rc=$rc; $forged forged, $esc raw, $shown escaped)" \
     test "$rc" = 0 -a "$forged" = 0 -a "$esc" = 0 -a "$shown" -ge 1
+fi
+
+# ---- pipe on a pinned program -----------------------------------------------
+if ! command -v bpftool > /dev/null; then
+  skip "pipe on a pinned program says it is no map" "bpftool is not installed"
+else
+  trap 'rm -f "$PIN-prog" 2>/dev/null; cleanup' EXIT
+  if ! bpftool prog load "$BPF_DIR/bench_perf.bpf.o" "$PIN-prog" 2> "$T/err"; then
+    skip "pipe on a pinned program says it is no map" "bpftool prog load failed: $(head -1 "$T/err")"
+  else
+    rc=$(run "$RP" pipe "$PIN-prog")
+    check "pipe on a pinned program: refused as a program, not a map (rc=$rc: $(head -1 "$T/err"))" \
+      test "$rc" = 1 -a -n "$(grep -F "$PIN-prog is a pinned BPF program, not a map" "$T/err")" \
+           -a -z "$(grep 'map (type' "$T/err")"
+  fi
+  rm -f "$PIN-prog"
+  trap cleanup EXIT
 fi
