@@ -8,7 +8,7 @@ TOOLS_LIBS    = -ldw -lseccomp $(LIBBPF_LIBS)
 # BPF objects (mk/bpf.mk) the tool embeds (trace) and its tests use.
 TOOLS_BPF     = $(BPF_DIR)/trace.bpf.o $(BPF_DIR)/bench_perf.bpf.o $(BPF_DIR)/bench_ringbuf.bpf.o
 # The tools suite's helpers (tools/test/).
-TOOLS_TESTS   = $(TOOLS_DIR)/tools-test-emit $(TOOLS_DIR)/tools-test-hot
+TOOLS_TESTS   = $(TOOLS_DIR)/tools-test-emit $(TOOLS_DIR)/tools-test-hot $(TOOLS_DIR)/tools-test-deep
 
 ALL_TARGETS  += $(TOOLS_BIN) $(TOOLS_TESTS)
 
@@ -40,6 +40,11 @@ $(TOOLS_DIR)/tools-test-emit: tools/test/emit.c $(BPF_DIR)/bench_perf.bpf.o $(BP
 $(TOOLS_DIR)/tools-test-hot: tools/test/hot.c
 	@mkdir -p $(dir $@)
 	$(CC) -O0 -g -fno-omit-frame-pointer -fno-inline -o $@ $<
+
+# Test target of folded stacks longer than 1 KiB: a frame per recursion level.
+$(TOOLS_DIR)/tools-test-deep: tools/test/deep.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-inline -o $@ $<
 
 -include $(TOOLS_OBJS:.o=.d)
 

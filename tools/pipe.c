@@ -254,6 +254,28 @@ static int explain_pin_error(const char *path, int e)
 	return rpt_fail(path, -e);
 }
 
+/* bpf_obj_get_info_by_fd fills in a program's (or link's) info as readily
+ * as a map's, so the kind of a pinned object comes from the name the kernel
+ * gives its fd's inode: "anon_inode:bpf-map", "anon_inode:bpf-prog", ... */
+static bool is_map_fd(int fd, const char *path)
+{
+	char link[64], name[64];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, name, sizeof(name) - 1);
+	if (n < 0) {
+		rpt_fail("telling what kind of BPF object it is (reading /proc/self/fd)", -errno);
+		return false;
+	}
+	name[n] = 0;
+	if (!strcmp(name, "anon_inode:bpf-map"))
+		return true;
+	const char *kind = !strcmp(name, "anon_inode:bpf-prog") ? "program" :
+	                   !strcmp(name, "anon_inode:bpf_link") ? "link" :
+	                   !strcmp(name, "anon_inode:btf") ? "BTF object" : "object";
+	fprintf(stderr, "%s pipe: %s is a pinned BPF %s, not a map\n", rpt_prog, path, kind);
+	return false;
+}
+
 int rpt_cmd_pipe(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -314,6 +336,10 @@ int rpt_cmd_pipe(int argc, char **argv)
 		fd = bpf_obj_get(path);
 		if (fd < 0)
 			return explain_pin_error(path, errno);
+	}
+	if (!is_map_fd(fd, path)) {
+		close(fd);
+		return RPT_EXIT_FAIL;
 	}
 	struct bpf_map_info info;
 	uint32_t len = sizeof(info);

@@ -16,8 +16,6 @@
 #include "strmap.h"
 #include "symbols.h"
 
-#define MAX_CHAIN 512
-
 typedef struct row {
 	uint32_t pid;
 	const char *comm, *dso, *sym; /* interned */
@@ -31,6 +29,19 @@ typedef struct stack {
 	uint32_t n;
 	uint32_t *frames; /* interned caller names, innermost first */
 } stack;
+
+/* one frame of a sample */
+typedef struct frame {
+	const char *dso, *sym; /* interned */
+	uint32_t name;         /* sym's index in names */
+	bool kernel;
+} frame;
+
+typedef struct keybuf {
+	char *s;
+	size_t len, cap;
+	bool oom;
+} keybuf;
 
 typedef struct replay {
 	const rpt_profile *p;
@@ -52,6 +63,9 @@ typedef struct replay {
 	uint64_t *folded;
 	size_t cap_folded;
 	uint64_t total_period, total_samples;
+	frame *f;                 /* the frames of the sample at hand */
+	size_t cap_f;
+	keybuf key;               /* the key at hand */
 } replay;
 
 static int grow(void **a, size_t *cap, size_t n, size_t elem)
@@ -167,6 +181,63 @@ static void resolve(replay *r, uint32_t pid, bool kernel, uint64_t addr, bool ad
 	}
 }
 
+static int frames_room(replay *r, size_t n)
+{
+	if (n <= r->cap_f)
+		return 0;
+	frame *q = realloc(r->f, n * sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	r->f = q;
+	r->cap_f = n;
+	return 0;
+}
+
+/* Keys grow as needed: a cut key would merge deep stacks. */
+static void key_add(keybuf *k, const char *s, size_t n)
+{
+	if (k->len + n >= k->cap) {
+		size_t nc = k->cap ? k->cap : 1024;
+		while (k->len + n >= nc)
+			nc *= 2;
+		char *q = realloc(k->s, nc);
+		if (!q) {
+			k->oom = true;
+			return;
+		}
+		k->s = q;
+		k->cap = nc;
+	}
+	memcpy(k->s + k->len, s, n);
+	k->len += n;
+	k->s[k->len] = 0;
+}
+
+static void key_num(keybuf *k, const char *sep, unsigned long v)
+{
+	char b[32];
+	key_add(k, b, (size_t)snprintf(b, sizeof(b), "%s%lu", sep, v));
+}
+
+/* One folded frame after sep: a space would split the line's fields and a
+ * ';' its frames, so both (and control bytes) become '_'. */
+static void key_folded(keybuf *k, const char *sep, const char *f)
+{
+	bool unknown = !strncmp(f, "[unknown] ", 10);
+	key_add(k, sep, strlen(sep));
+	size_t at = k->len;
+	if (unknown) {
+		key_add(k, "[", 1);
+		f += 10;
+	}
+	key_add(k, f, strlen(f));
+	if (unknown)
+		key_add(k, "]", 1);
+	for (size_t i = at; i < k->len; i++)
+		if ((unsigned char)k->s[i] <= ' ' || k->s[i] == ';' || k->s[i] == 0x7f)
+			k->s[i] = '_';
+}
+
 static int on_sample(replay *r, const rpt_sample_rec *s)
 {
 	const char *comm = get_comm(r, s->tid);
@@ -177,10 +248,11 @@ static int on_sample(replay *r, const rpt_sample_rec *s)
 	/* the frames in callee-to-caller order, with their mode */
 	uint16_t mode = s->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool kernel = mode == PERF_RECORD_MISC_KERNEL;
-	const char *fsym[MAX_CHAIN], *fdso[MAX_CHAIN];
-	bool fk[MAX_CHAIN];
+	if (frames_room(r, s->nframes))
+		return -ENOMEM;
+	frame *f = r->f;
 	uint32_t n = 0;
-	for (uint32_t i = 0; i < s->nframes && n < MAX_CHAIN; i++) {
+	for (uint32_t i = 0; i < s->nframes; i++) {
 		uint64_t a = s->frames[i];
 		if (rp_callchain_is_context(a)) {
 			kernel = a == (uint64_t)PERF_CONTEXT_KERNEL;
@@ -191,31 +263,42 @@ static int on_sample(replay *r, const rpt_sample_rec *s)
 		 * pointers), and the kernel may repeat it up to its depth limit. */
 		if (a == 0 && n > 0)
 			continue;
-		resolve(r, s->pid, kernel, a, n > 0, &fdso[n], &fsym[n]);
-		fk[n] = kernel;
+		resolve(r, s->pid, kernel, a, n > 0, &f[n].dso, &f[n].sym);
+		long ni = rpt_strmap_get(&r->names, f[n].sym, NULL);
+		if (ni < 0)
+			return -ENOMEM;
+		f[n].name = (uint32_t)ni;
+		f[n].kernel = kernel;
 		n++;
 	}
 	if (!n)
 		return 0;
-	char key[1024];
-	snprintf(key, sizeof(key), "%u\t%s\t%s\t%d\t%s", s->pid, comm, fdso[0], fk[0], fsym[0]);
+	keybuf *k = &r->key;
+	k->len = 0;
+	long ci = rpt_strmap_get(&r->names, comm, NULL), di = rpt_strmap_get(&r->names, f[0].dso, NULL);
+	key_num(k, "", s->pid);
+	key_num(k, "\t", (unsigned long)ci);
+	key_num(k, "\t", (unsigned long)di);
+	key_num(k, "\t", f[0].kernel);
+	key_num(k, "\t", f[0].name);
 	int added;
-	long ri = rpt_strmap_get(&r->row_ix, key, &added);
+	long ri = k->oom || ci < 0 || di < 0 ? -1 : rpt_strmap_get(&r->row_ix, k->s, &added);
 	if (ri < 0 || grow((void **)&r->rows, &r->cap_rows, (size_t)ri, sizeof(*r->rows)))
 		return -ENOMEM;
 	row *w = &r->rows[ri];
 	if (added)
-		*w = (row){ .pid = s->pid, .comm = intern(r, comm), .dso = fdso[0], .sym = fsym[0], .kernel = fk[0] };
+		*w = (row){ .pid = s->pid, .comm = intern(r, comm), .dso = f[0].dso, .sym = f[0].sym, .kernel = f[0].kernel };
 	w->period += s->period;
 	w->samples++;
 	r->total_period += s->period;
 	r->total_samples++;
 
 	/* the whole chain, for -g (per row) and --folded (per command) */
-	size_t klen = (size_t)snprintf(key, sizeof(key), "%ld", ri);
-	for (uint32_t i = 1; i < n && klen < sizeof(key); i++)
-		klen += (size_t)snprintf(key + klen, sizeof(key) - klen, "\t%s", fsym[i]);
-	long si = rpt_strmap_get(&r->stack_ix, key, &added);
+	k->len = 0;
+	key_num(k, "", (unsigned long)ri);
+	for (uint32_t i = 1; i < n; i++)
+		key_num(k, "\t", f[i].name);
+	long si = k->oom ? -1 : rpt_strmap_get(&r->stack_ix, k->s, &added);
 	if (si < 0 || grow((void **)&r->stacks, &r->cap_stacks, (size_t)si, sizeof(*r->stacks)))
 		return -ENOMEM;
 	stack *st = &r->stacks[si];
@@ -226,21 +309,15 @@ static int on_sample(replay *r, const rpt_sample_rec *s)
 		if (!st->frames)
 			return -ENOMEM;
 		for (uint32_t i = 1; i < n; i++)
-			st->frames[i - 1] = (uint32_t)rpt_strmap_get(&r->names, fsym[i], NULL);
+			st->frames[i - 1] = f[i].name;
 	}
 	st->samples++;
 
-	klen = (size_t)snprintf(key, sizeof(key), "%s", comm);
-	for (uint32_t i = n; i-- > 0 && klen < sizeof(key);) {
-		const char *f = fsym[i];
-		char ub[300];
-		if (!strncmp(f, "[unknown] ", 10)) { /* no spaces inside a folded frame */
-			snprintf(ub, sizeof(ub), "[%s]", f + 10);
-			f = ub;
-		}
-		klen += (size_t)snprintf(key + klen, sizeof(key) - klen, ";%s", f);
-	}
-	long fi = rpt_strmap_get(&r->folded_ix, key, NULL);
+	k->len = 0;
+	key_folded(k, "", comm);
+	for (uint32_t i = n; i-- > 0;)
+		key_folded(k, ";", f[i].sym);
+	long fi = k->oom ? -1 : rpt_strmap_get(&r->folded_ix, k->s, NULL);
 	if (fi < 0 || grow((void **)&r->folded, &r->cap_folded, (size_t)fi, sizeof(*r->folded)))
 		return -ENOMEM;
 	r->folded[fi]++;
@@ -485,6 +562,8 @@ int rpt_profile_report(const rpt_profile *p, const rpt_report_opts *o)
 	free(r.rows);
 	free(r.folded);
 	free(r.tid_comm);
+	free(r.f);
+	free(r.key.s);
 	rpt_strmap_free(&r.names);
 	rpt_strmap_free(&r.pid_ix);
 	rpt_strmap_free(&r.tid_ix);

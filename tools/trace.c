@@ -149,6 +149,24 @@ static void print_json(const trace_state *st, const struct rp_trace_event_full *
 	fputs("}\n", stdout);
 }
 
+/* Up to n bytes of s (to a NUL) with C escapes: control bytes, '\\' and every
+ * byte >= 0x7f, so that a file name cannot forge a line or drive the terminal.
+ * Returns the width printed. */
+static size_t print_text(const char *s, size_t n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\n' || c == '\t' || c == '\\')
+			w += (size_t)printf("\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : '\\');
+		else if (c < 0x20 || c >= 0x7f)
+			w += (size_t)printf("\\x%02x", c);
+		else
+			w += fputc(c, stdout) != EOF;
+	}
+	return w;
+}
+
 static void print_line(const trace_state *st, const struct rp_trace_event_full *f)
 {
 	const struct rp_trace_event *e = &f->h;
@@ -158,22 +176,28 @@ static void print_line(const trace_state *st, const struct rp_trace_event_full *
 		wall_text(st, e->ts_ns, t, sizeof(t));
 	else
 		snprintf(t, sizeof(t), "%llu.%09llu", e->ts_ns / 1000000000ull, e->ts_ns % 1000000000ull);
-	printf("%s %3u %7u %7u %-16.16s ", t, e->cpu, e->pid, e->tid, e->comm);
+	printf("%s %3u %7u %7u ", t, e->cpu, e->pid, e->tid);
+	size_t w = print_text(e->comm, sizeof(e->comm));
+	printf("%*s ", w < 16 ? (int)(16 - w) : 0, "");
 	if (e->kind == RP_TRACE_SYSCALL) {
 		printf("%s", rpt_syscall_name(e->nr, name, sizeof(name)));
-		if (e->arg_kind == RP_TRACE_ARG_PATH)
-			printf(" %.*s", (int)e->path_len, f->str);
-		else if (e->arg_kind == RP_TRACE_ARG_FAMILY)
+		if (e->arg_kind == RP_TRACE_ARG_PATH) {
+			fputc(' ', stdout);
+			print_text(f->str, e->path_len);
+		} else if (e->arg_kind == RP_TRACE_ARG_FAMILY) {
 			printf(" family=%u", e->family);
+		}
 	} else if (e->kind == RP_TRACE_EXEC) {
-		printf("exec ppid=%u uid=%u gid=%u %.*s argv:", e->ppid, e->uid, e->gid,
-		       (int)e->path_len, f->str);
+		printf("exec ppid=%u uid=%u gid=%u ", e->ppid, e->uid, e->gid);
+		print_text(f->str, e->path_len);
+		fputs(" argv:", stdout);
 		const char *a = f->str + e->path_len;
 		for (uint32_t i = 0; i < e->args_len;) {
 			uint32_t k = i;
 			while (k < e->args_len && a[k])
 				k++;
-			printf(" %.*s", (int)(k - i), a + i);
+			fputc(' ', stdout);
+			print_text(a + i, k - i);
 			i = k + 1;
 		}
 		if (e->args_cut)
