@@ -6,6 +6,7 @@
 # With --tap, TAP lines on its stdout ("ok", "not ok", "# SKIP") are counted.
 # A command that writes no result counts as one PASS or FAIL by exit code; a
 # non-zero exit always adds a FAIL, so a crash after good results still fails.
+# Exits non-zero if any FAIL was recorded.
 set -u
 name=$1; shift
 tap=0
@@ -32,4 +33,7 @@ if [ ! -s "$RP_RESULTS" ]; then
 elif [ $rc != 0 ] && ! grep -q '^FAIL' "$RP_RESULTS"; then
   echo "FAIL $name: exit $rc" >> "$RP_RESULTS"
 fi
+# make suite-NAME on its own fails when a check failed, even if the runner
+# (a TAP script) exited 0
+if [ $rc = 0 ] && grep -q '^FAIL' "$RP_RESULTS"; then rc=1; fi
 exit $rc
