@@ -23,6 +23,7 @@
 
 #define REC_PAGES 128
 #define REC_MAX_FRAMES 4096
+#define STOP_GRACE 2 /* seconds CMD has to end after a forwarded signal */
 
 typedef struct record_state {
 	rp_sample_layout layout;
@@ -373,6 +374,26 @@ static int open_events(rpt_perfset *set, struct perf_event_attr *attr, const rec
 	return 0;
 }
 
+/* The first SIGINT or SIGTERM is passed on to CMD.  CMD may ignore it: a
+ * second one, or CMD still running STOP_GRACE s after the first, kills it. */
+static void stop_child(pid_t child, const char *name, double *stop_at, bool *killed)
+{
+	int sig = rpt_stop;
+	rpt_stop = 0;
+	if (sig && !*stop_at) {
+		kill(child, sig);
+		*stop_at = rpt_now();
+	} else if (*stop_at && !*killed && (sig || rpt_now() - *stop_at >= STOP_GRACE)) {
+		fprintf(stderr, "%s record: killing '%s' (SIGKILL): ", rpt_prog, name);
+		if (sig)
+			fprintf(stderr, "a second signal came\n");
+		else
+			fprintf(stderr, "still running %d s after the signal\n", STOP_GRACE);
+		kill(child, SIGKILL);
+		*killed = true;
+	}
+}
+
 int rpt_cmd_record(int argc, char **argv)
 {
 	record_opts o = { .hz = 999, .event = &events[0] };
@@ -459,20 +480,17 @@ int rpt_cmd_record(int argc, char **argv)
 	}
 
 	int wstatus = 0;
-	bool forwarded = false, child_done = false;
+	bool child_done = false, killed = false;
+	double stop_at = 0;
 	for (;;) {
 		if (child > 0 && waitpid(child, &wstatus, WNOHANG) == child) {
 			child_done = true;
 			break;
 		}
-		if (rpt_stop) {
-			if (child <= 0)
-				break;
-			if (!forwarded) {
-				kill(child, SIGINT);
-				forwarded = true;
-			}
-		}
+		if (rpt_stop && child <= 0)
+			break;
+		if (child > 0)
+			stop_child(child, cmd[0], &stop_at, &killed);
 		if (o.pid && kill((pid_t)o.pid, 0) < 0 && errno == ESRCH)
 			break;
 		err = rpt_perfset_poll(&set, 100);

@@ -1,0 +1,40 @@
+# record: stopping a command that ignores Ctrl-C; -o FILE written safely;
+# report refusing damaged files with the right message.
+# Sourced by tools.sh (uses RP, HOT, T, run, ok, nok, skip, check, refused).
+
+ms() { date +%s%3N; }
+report_lines() { grep -cE '^# Samples: |^no samples ' "$T/out"; }
+
+# record CMD in the background, send it the signals "$@" (a number waits that
+# many seconds), and set rc and took (ms from the first signal to the end)
+record_signalled() {
+  local cmd=$1 pid t0 s; shift
+  "$RP" record -- sh -c "$cmd" > "$T/out" 2> "$T/err" &
+  pid=$!
+  sleep 1
+  t0=$(ms)
+  for s in "$@"; do
+    case $s in [0-9]*) sleep "$s" ;; *) kill -"$s" $pid ;; esac
+  done
+  wait $pid; rc=$?
+  took=$(( $(ms) - t0 ))
+}
+
+rc=$(run "$RP" record -- true)
+if [ "$rc" = 1 ] && refused; then
+  reason=$(head -1 "$T/err")
+  for t in "record: TERM is passed on to CMD" "record: a second INT kills a CMD that ignores INT" \
+           "record: INT kills a CMD still running 2 s later"; do
+    skip "$t" "kernel refused perf: $reason"
+  done
+else
+  record_signalled "exec sleep 8" TERM
+  check "record: TERM is passed on to CMD, which it ends (rc=$rc, ${took} ms)" \
+    test "$rc" = 143 -a "$took" -lt 2000 -a "$(report_lines)" = 1
+  record_signalled "trap '' INT TERM; exec sleep 8" INT 0.3 INT
+  check "record: a second INT kills a CMD that ignores INT and TERM, report printed (rc=$rc, ${took} ms)" \
+    test "$rc" = 137 -a "$took" -lt 2000 -a -n "$(grep 'a second signal came' "$T/err")" -a "$(report_lines)" = 1
+  record_signalled "trap '' INT TERM; exec sleep 8" INT
+  check "record: INT kills a CMD still running 2 s later, report printed (rc=$rc, ${took} ms)" \
+    test "$rc" = 137 -a "$took" -ge 1900 -a "$took" -lt 4500 -a -n "$(grep 'still running 2 s' "$T/err")" -a "$(report_lines)" = 1
+fi
