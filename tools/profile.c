@@ -65,6 +65,7 @@ void rpt_profile_free(rpt_profile *p)
 
 int rpt_profile_save(const rpt_profile *p, FILE *f)
 {
+	errno = 0;
 	fprintf(f, MAGIC "\nevent %s hz %" PRIu64 " lost %" PRIu64 " corrupt %" PRIu64 " secs %.6f callchains %d\n",
 	        p->event, p->hz, p->lost, p->corrupt, p->secs, p->callchains);
 	for (size_t i = 0; i < p->n_ev; i++) {
@@ -85,7 +86,9 @@ int rpt_profile_save(const rpt_profile *p, FILE *f)
 			fprintf(f, " %" PRIx64, s->frames[k]);
 		fputc('\n', f);
 	}
-	return fflush(f) || ferror(f) ? -EIO : 0;
+	if (!fflush(f) && !ferror(f))
+		return 0;
+	return errno > 0 ? -errno : -EIO; /* the failed write's, e.g. ENOSPC */
 }
 
 /* the rest of the line after n space-separated fields */

@@ -38,3 +38,27 @@ else
   check "record: INT kills a CMD still running 2 s later, report printed (rc=$rc, ${took} ms)" \
     test "$rc" = 137 -a "$took" -ge 1900 -a "$took" -lt 4500 -a -n "$(grep 'still running 2 s' "$T/err")" -a "$(report_lines)" = 1
 fi
+
+# -o FILE: a bad path fails before the command runs
+t0=$(ms)
+rc=$(run "$RP" record -o /nonexistent/dir/prof.rec -- sh -c "touch '$T/ran'; sleep 2")
+took=$(( $(ms) - t0 ))
+check "record -o into a missing directory fails at once, the command not run (rc=$rc, ${took} ms)" \
+  test "$rc" = 1 -a "$took" -lt 1000 -a ! -e "$T/ran" -a -n "$(grep '/nonexistent/dir/prof.rec: No such file' "$T/err")"
+
+# -o FILE on a full filesystem: ENOSPC named, no partial file left
+rc=$(run "$RP" record -- true)
+if [ "$rc" = 1 ] && refused; then
+  skip "record -o onto a full filesystem" "kernel refused perf: $(head -1 "$T/err")"
+elif ! mkdir -p "$T/full" || ! mount -t tmpfs -o size=16k tmpfs "$T/full" 2> "$T/mount.err"; then
+  skip "record -o onto a full filesystem" "mount -t tmpfs refused: $(head -1 "$T/mount.err")"
+else
+  trap 'umount "$T/full"; cleanup' EXIT
+  head -c 64k /dev/zero > "$T/full/fill" 2> /dev/null
+  rc=$(run "$RP" record -o "$T/full/prof.rec" -- "$HOT" 200)
+  left=$(cd "$T/full" && ls | grep -v '^fill$' | tr '\n' ' ')
+  umount "$T/full"
+  trap cleanup EXIT
+  check "record -o onto a full filesystem names ENOSPC and leaves no file (rc=$rc${left:+, left: $left})" \
+    test "$rc" = 1 -a -z "$left" -a -n "$(grep 'prof.rec: No space left on device' "$T/err")"
+fi
