@@ -541,12 +541,11 @@ int rpt_cmd_report(int argc, char **argv)
 	if (!f)
 		return rpt_fail(argv[optind], -errno);
 	rpt_profile p;
-	unsigned long line;
-	int err = rpt_profile_load(&p, f, &line);
+	char why[160];
+	int err = rpt_profile_load(&p, f, why, sizeof(why));
 	fclose(f);
 	if (err == -EINVAL) {
-		fprintf(stderr, "%s report: %s: line %lu is not a ringproof record file line\n", rpt_prog,
-		        argv[optind], line);
+		fprintf(stderr, "%s report: %s: %s\n", rpt_prog, argv[optind], why);
 		return RPT_EXIT_FAIL;
 	}
 	if (err)

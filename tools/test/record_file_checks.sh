@@ -62,3 +62,35 @@ else
   check "record -o onto a full filesystem names ENOSPC and leaves no file (rc=$rc${left:+, left: $left})" \
     test "$rc" = 1 -a -z "$left" -a -n "$(grep 'prof.rec: No space left on device' "$T/err")"
 fi
+
+# report refuses a damaged file, saying what is wrong
+: > "$T/empty.rec"
+rc=$(run "$RP" report "$T/empty.rec")
+check "report of an empty file says it is empty (rc=$rc: $(head -1 "$T/err"))" \
+  test "$rc" = 1 -a -n "$(grep 'empty.rec: the file is empty$' "$T/err")"
+mkdir -p "$T/dir.rec"
+rc=$(run "$RP" report "$T/dir.rec")
+check "report of a directory says so (rc=$rc: $(head -1 "$T/err"))" \
+  test "$rc" = 1 -a -n "$(grep 'dir.rec: Is a directory$' "$T/err")"
+printf 'ringproof-record 2\n' > "$T/one.rec"
+rc=$(run "$RP" report "$T/one.rec")
+check "report of a file of one line says line 2 is missing (rc=$rc: $(head -1 "$T/err"))" \
+  test "$rc" = 1 -a -n "$(grep 'one.rec: the file ends early: line 2 (the header) is missing$' "$T/err")"
+
+rc=$(run "$RP" record -o "$T/good.rec" -- "$HOT" 200)
+if [ "$rc" = 1 ] && refused; then
+  reason=$(head -1 "$T/err")
+  for t in "report of a file cut in a line" "report of a file cut at a line end"; do
+    skip "$t" "kernel refused perf: $reason"
+  done
+else
+  size=$(stat -c %s "$T/good.rec")
+  head -c $((size - 4)) "$T/good.rec" > "$T/cut.rec"
+  rc=$(run "$RP" report "$T/cut.rec")
+  check "report of a file cut in a line refuses it (rc=$rc: $(head -1 "$T/err"))" \
+    test "$rc" = 1 -a ! -s "$T/out" -a -n "$(grep 'cut.rec: the file ends in the middle of line [0-9]' "$T/err")"
+  head -n -1 "$T/good.rec" > "$T/cut.rec"
+  rc=$(run "$RP" report "$T/cut.rec")
+  check "report of a file cut at a line end refuses it (rc=$rc: $(head -1 "$T/err"))" \
+    test "$rc" = 1 -a ! -s "$T/out" -a -n "$(grep 'cut.rec: the file ends early: no end line' "$T/err")"
+fi
