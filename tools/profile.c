@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,8 @@ static int load_header(rpt_profile *p, const char *buf, char *why, size_t cap)
 	if (sscanf(buf, "event %31s hz %" SCNu64 " lost %" SCNu64 " corrupt %" SCNu64 " secs %lf callchains %d",
 	           p->event, &p->hz, &p->lost, &p->corrupt, &p->secs, &callchains) != 6)
 		return bad(why, cap, "line 2 is not a ringproof record file line");
+	if (!isfinite(p->secs) || p->secs < 0)
+		return bad(why, cap, "line 2: secs is not a finite number of seconds >= 0");
 	p->callchains = callchains;
 	return 0;
 }

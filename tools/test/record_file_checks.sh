@@ -80,7 +80,8 @@ check "report of a file of one line says line 2 is missing (rc=$rc: $(head -1 "$
 rc=$(run "$RP" record -o "$T/good.rec" -- "$HOT" 200)
 if [ "$rc" = 1 ] && refused; then
   reason=$(head -1 "$T/err")
-  for t in "report of a file cut in a line" "report of a file cut at a line end"; do
+  for t in "report of a file cut in a line" "report of a file cut at a line end" "report of secs nan" \
+           "report --json with a total period of 0"; do
     skip "$t" "kernel refused perf: $reason"
   done
 else
@@ -93,4 +94,16 @@ else
   rc=$(run "$RP" report "$T/cut.rec")
   check "report of a file cut at a line end refuses it (rc=$rc: $(head -1 "$T/err"))" \
     test "$rc" = 1 -a ! -s "$T/out" -a -n "$(grep 'cut.rec: the file ends early: no end line' "$T/err")"
+  sed '2s/ secs [^ ]* / secs nan /' "$T/good.rec" > "$T/nan.rec"
+  rc=$(run "$RP" report --json "$T/nan.rec")
+  check "report of secs nan refuses it (rc=$rc: $(head -1 "$T/err"))" \
+    test "$rc" = 1 -a ! -s "$T/out" -a -n "$(grep 'nan.rec: line 2: secs is not a finite number' "$T/err")"
+  # every sample of period 0: shares of 0, not 0/0
+  awk '$1 == "s" { $6 = 0 } { print }' "$T/good.rec" > "$T/zero.rec"
+  rc=$(run "$RP" report --json "$T/zero.rec")
+  strict=$(python3 -c 'import json, sys
+o = json.load(open(sys.argv[1]), parse_constant=lambda c: sys.exit("not JSON: " + c))
+print("%d entries, overhead %s" % (len(o["entries"]), sorted({e["overhead"] for e in o["entries"]})))' "$T/out" 2>&1 | tail -1)
+  check "report --json with a total period of 0: valid JSON, overheads 0 (rc=$rc, $strict)" \
+    test "$rc" = 0 -a -n "$(grep 'overhead \[0.0\]$' <<<"$strict")"
 fi
