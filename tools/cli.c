@@ -95,8 +95,7 @@ double rpt_now(void)
 
 static void on_stop(int sig)
 {
-	(void)sig;
-	rpt_stop = 1;
+	rpt_stop = sig;
 }
 
 void rpt_install_signals(void)

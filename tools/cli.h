@@ -11,7 +11,7 @@
 #define RPT_EXIT_FAIL 1  /* the work failed (kernel refused, I/O error) */
 #define RPT_EXIT_USAGE 2 /* bad command line */
 
-extern volatile sig_atomic_t rpt_stop; /* set by SIGINT/SIGTERM */
+extern volatile sig_atomic_t rpt_stop; /* SIGINT or SIGTERM once one arrived, else 0 */
 extern const char *rpt_prog;
 
 /* Report a failure of `what` with the text of code (-errno or RP_E_*) and, for

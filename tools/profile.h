@@ -46,7 +46,8 @@ int rpt_profile_add_sample(rpt_profile *p, const rpt_sample_rec *s);
 void rpt_profile_free(rpt_profile *p);
 /* A text file, one line per event or sample.  0 or -errno. */
 int rpt_profile_save(const rpt_profile *p, FILE *f);
-/* 0, -errno, or -EINVAL with *line set to the bad line's number. */
-int rpt_profile_load(rpt_profile *p, FILE *f, unsigned long *line);
+/* 0, -errno, or -EINVAL with why saying what is wrong ("line 7 is not a
+ * ringproof record file line", "the file is empty", ...). */
+int rpt_profile_load(rpt_profile *p, FILE *f, char *why, size_t why_cap);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +24,7 @@
 
 #define REC_PAGES 128
 #define REC_MAX_FRAMES 4096
+#define STOP_GRACE 2 /* seconds CMD has to end after a forwarded signal */
 
 typedef struct record_state {
 	rp_sample_layout layout;
@@ -373,6 +375,94 @@ static int open_events(rpt_perfset *set, struct perf_event_attr *attr, const rec
 	return 0;
 }
 
+/* -o FILE: written to FILE.tmp.XXXXXX beside it, created before sampling
+ * starts (a bad path fails at once) and renamed over FILE once complete, so
+ * a failed write leaves no partial FILE. */
+typedef struct out_file {
+	const char *path;
+	char *tmp;
+	FILE *f;
+} out_file;
+
+static void out_abort(out_file *out)
+{
+	int e = errno;
+	if (out->f)
+		fclose(out->f);
+	if (out->tmp)
+		unlink(out->tmp);
+	free(out->tmp);
+	out->f = NULL;
+	out->tmp = NULL;
+	errno = e;
+}
+
+static int out_open(out_file *out, const char *path)
+{
+	struct stat sb;
+	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
+		return -EISDIR;
+	size_t n = strlen(path) + sizeof(".tmp.XXXXXX");
+	out->path = path;
+	if (!(out->tmp = malloc(n)))
+		return -ENOMEM;
+	snprintf(out->tmp, n, "%s.tmp.XXXXXX", path);
+	int fd = mkostemp(out->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		int err = -errno;
+		free(out->tmp);
+		out->tmp = NULL;
+		return err;
+	}
+	mode_t mask = umask(0); /* mkostemp makes 0600; fopen would give 0666 & ~umask */
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) < 0 || !(out->f = fdopen(fd, "w"))) {
+		int err = -errno;
+		close(fd);
+		out_abort(out);
+		return err;
+	}
+	return 0;
+}
+
+static int out_commit(out_file *out, const rpt_profile *p)
+{
+	int err = rpt_profile_save(p, out->f);
+	if (!err && fsync(fileno(out->f)) < 0)
+		err = -errno;
+	if (fclose(out->f) && !err)
+		err = -errno;
+	out->f = NULL;
+	if (!err && rename(out->tmp, out->path) < 0)
+		err = -errno;
+	if (!err) {
+		free(out->tmp);
+		out->tmp = NULL;
+	}
+	out_abort(out);
+	return err;
+}
+
+/* The first SIGINT or SIGTERM is passed on to CMD.  CMD may ignore it: a
+ * second one, or CMD still running STOP_GRACE s after the first, kills it. */
+static void stop_child(pid_t child, const char *name, double *stop_at, bool *killed)
+{
+	int sig = rpt_stop;
+	rpt_stop = 0;
+	if (sig && !*stop_at) {
+		kill(child, sig);
+		*stop_at = rpt_now();
+	} else if (*stop_at && !*killed && (sig || rpt_now() - *stop_at >= STOP_GRACE)) {
+		fprintf(stderr, "%s record: killing '%s' (SIGKILL): ", rpt_prog, name);
+		if (sig)
+			fprintf(stderr, "a second signal came\n");
+		else
+			fprintf(stderr, "still running %d s after the signal\n", STOP_GRACE);
+		kill(child, SIGKILL);
+		*killed = true;
+	}
+}
+
 int rpt_cmd_record(int argc, char **argv)
 {
 	record_opts o = { .hz = 999, .event = &events[0] };
@@ -407,12 +497,19 @@ int rpt_cmd_record(int argc, char **argv)
 	snprintf(st->prof.event, sizeof(st->prof.event), "%s", o.event->name);
 	st->prof.hz = o.hz;
 	st->prof.callchains = o.callchain;
+	out_file out = { 0 };
+	int err = o.output ? out_open(&out, o.output) : 0;
+	if (err) {
+		free(st);
+		return rpt_fail(o.output, err);
+	}
 
 	pid_t child = -1, target;
 	int go = -1, status = -1, rc = RPT_EXIT_FAIL;
 	if (cmd) {
 		child = spawn(cmd, &go, &status);
 		if (child < 0) {
+			out_abort(&out);
 			free(st);
 			return rpt_fail("starting the command", -errno);
 		}
@@ -430,12 +527,13 @@ int rpt_cmd_record(int argc, char **argv)
 		attr.enable_on_exec = 1; /* samples start at CMD's exec, not in our fork */
 	}
 	rpt_perfset set;
-	int err = open_events(&set, &attr, &o, target);
+	err = open_events(&set, &attr, &o, target);
 	if (err) {
 		if (child > 0) {
 			kill(child, SIGKILL);
 			waitpid(child, NULL, 0);
 		}
+		out_abort(&out);
 		free(st);
 		return err;
 	}
@@ -449,6 +547,7 @@ int rpt_cmd_record(int argc, char **argv)
 		if (write(go, "g", 1) != 1 || read(status, &exec_err, sizeof(exec_err)) > 0) {
 			waitpid(child, NULL, 0);
 			rpt_perfset_close(&set);
+			out_abort(&out);
 			free(st);
 			fprintf(stderr, "%s record: cannot run '%s': %s\n", rpt_prog, cmd[0],
 			        strerror(exec_err ? exec_err : EPIPE));
@@ -459,20 +558,17 @@ int rpt_cmd_record(int argc, char **argv)
 	}
 
 	int wstatus = 0;
-	bool forwarded = false, child_done = false;
+	bool child_done = false, killed = false;
+	double stop_at = 0;
 	for (;;) {
 		if (child > 0 && waitpid(child, &wstatus, WNOHANG) == child) {
 			child_done = true;
 			break;
 		}
-		if (rpt_stop) {
-			if (child <= 0)
-				break;
-			if (!forwarded) {
-				kill(child, SIGINT);
-				forwarded = true;
-			}
-		}
+		if (rpt_stop && child <= 0)
+			break;
+		if (child > 0)
+			stop_child(child, cmd[0], &stop_at, &killed);
 		if (o.pid && kill((pid_t)o.pid, 0) < 0 && errno == ESRCH)
 			break;
 		err = rpt_perfset_poll(&set, 100);
@@ -493,10 +589,7 @@ int rpt_cmd_record(int argc, char **argv)
 		fprintf(stderr, "%s record: out of memory: %" PRIu64 " records not kept\n", rpt_prog, st->nomem);
 
 	if (o.output) {
-		FILE *f = fopen(o.output, "we");
-		err = f ? rpt_profile_save(&st->prof, f) : -errno;
-		if (f && fclose(f) && !err)
-			err = -errno;
+		err = out_commit(&out, &st->prof);
 		if (err) {
 			rpt_fail(o.output, err);
 			goto out;
@@ -522,6 +615,7 @@ int rpt_cmd_record(int argc, char **argv)
 		rc = 128 + WTERMSIG(wstatus);
 	}
 out:
+	out_abort(&out);
 	rpt_profile_free(&st->prof);
 	free(st);
 	return rc;

@@ -457,7 +457,8 @@ static void print_json(const replay *r, const uint32_t *order, size_t nrows, con
 	for (size_t i = 0; i < nrows; i++) {
 		const row *w = &r->rows[order[i]];
 		printf("%s{\"overhead\":%.4f,\"samples\":%" PRIu64 ",\"period\":%" PRIu64 ",\"pid\":%u,\"command\":",
-		       i ? "," : "", 100.0 * (double)w->period / (double)r->total_period, w->samples, w->period, w->pid);
+		       i ? "," : "", 100.0 * (double)w->period / (double)(r->total_period ? r->total_period : 1),
+		       w->samples, w->period, w->pid);
 		rpt_json_str(stdout, w->comm, 4096);
 		fputs(",\"dso\":", stdout);
 		rpt_json_str(stdout, w->dso, 4096);
@@ -516,8 +517,8 @@ static int print_report(replay *r, const rpt_report_opts *o)
 		for (size_t i = 0; i < nrows; i++) {
 			const row *w = &r->rows[order[i]];
 			printf("  %8.2f%%  %-15s %7u  %-20s  [%c] %s\n",
-			       100.0 * (double)w->period / (double)r->total_period, w->comm, w->pid, w->dso,
-			       w->kernel ? 'k' : '.', w->sym);
+			       100.0 * (double)w->period / (double)(r->total_period ? r->total_period : 1), w->comm,
+			       w->pid, w->dso, w->kernel ? 'k' : '.', w->sym);
 			if (o->callchains)
 				print_callers(r, order[i]);
 		}
@@ -620,12 +621,11 @@ int rpt_cmd_report(int argc, char **argv)
 	if (!f)
 		return rpt_fail(argv[optind], -errno);
 	rpt_profile p;
-	unsigned long line;
-	int err = rpt_profile_load(&p, f, &line);
+	char why[160];
+	int err = rpt_profile_load(&p, f, why, sizeof(why));
 	fclose(f);
 	if (err == -EINVAL) {
-		fprintf(stderr, "%s report: %s: line %lu is not a ringproof record file line\n", rpt_prog,
-		        argv[optind], line);
+		fprintf(stderr, "%s report: %s: %s\n", rpt_prog, argv[optind], why);
 		return RPT_EXIT_FAIL;
 	}
 	if (err)

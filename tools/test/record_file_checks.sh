@@ -1,0 +1,109 @@
+# record: stopping a command that ignores Ctrl-C; -o FILE written safely;
+# report refusing damaged files with the right message.
+# Sourced by tools.sh (uses RP, HOT, T, run, ok, nok, skip, check, refused).
+
+ms() { date +%s%3N; }
+report_lines() { grep -cE '^# Samples: |^no samples ' "$T/out"; }
+
+# record CMD in the background, send it the signals "$@" (a number waits that
+# many seconds), and set rc and took (ms from the first signal to the end)
+record_signalled() {
+  local cmd=$1 pid t0 s; shift
+  "$RP" record -- sh -c "$cmd" > "$T/out" 2> "$T/err" &
+  pid=$!
+  sleep 1
+  t0=$(ms)
+  for s in "$@"; do
+    case $s in [0-9]*) sleep "$s" ;; *) kill -"$s" $pid ;; esac
+  done
+  wait $pid; rc=$?
+  took=$(( $(ms) - t0 ))
+}
+
+rc=$(run "$RP" record -- true)
+if [ "$rc" = 1 ] && refused; then
+  reason=$(head -1 "$T/err")
+  for t in "record: TERM is passed on to CMD" "record: a second INT kills a CMD that ignores INT" \
+           "record: INT kills a CMD still running 2 s later"; do
+    skip "$t" "kernel refused perf: $reason"
+  done
+else
+  record_signalled "exec sleep 8" TERM
+  check "record: TERM is passed on to CMD, which it ends (rc=$rc, ${took} ms)" \
+    test "$rc" = 143 -a "$took" -lt 2000 -a "$(report_lines)" = 1
+  record_signalled "trap '' INT TERM; exec sleep 8" INT 0.3 INT
+  check "record: a second INT kills a CMD that ignores INT and TERM, report printed (rc=$rc, ${took} ms)" \
+    test "$rc" = 137 -a "$took" -lt 2000 -a -n "$(grep 'a second signal came' "$T/err")" -a "$(report_lines)" = 1
+  record_signalled "trap '' INT TERM; exec sleep 8" INT
+  check "record: INT kills a CMD still running 2 s later, report printed (rc=$rc, ${took} ms)" \
+    test "$rc" = 137 -a "$took" -ge 1900 -a "$took" -lt 4500 -a -n "$(grep 'still running 2 s' "$T/err")" -a "$(report_lines)" = 1
+fi
+
+# -o FILE: a bad path fails before the command runs
+t0=$(ms)
+rc=$(run "$RP" record -o /nonexistent/dir/prof.rec -- sh -c "touch '$T/ran'; sleep 2")
+took=$(( $(ms) - t0 ))
+check "record -o into a missing directory fails at once, the command not run (rc=$rc, ${took} ms)" \
+  test "$rc" = 1 -a "$took" -lt 1000 -a ! -e "$T/ran" -a -n "$(grep '/nonexistent/dir/prof.rec: No such file' "$T/err")"
+
+# -o FILE on a full filesystem: ENOSPC named, no partial file left
+rc=$(run "$RP" record -- true)
+if [ "$rc" = 1 ] && refused; then
+  skip "record -o onto a full filesystem" "kernel refused perf: $(head -1 "$T/err")"
+elif ! mkdir -p "$T/full" || ! mount -t tmpfs -o size=16k tmpfs "$T/full" 2> "$T/mount.err"; then
+  skip "record -o onto a full filesystem" "mount -t tmpfs refused: $(head -1 "$T/mount.err")"
+else
+  trap 'umount "$T/full"; cleanup' EXIT
+  head -c 64k /dev/zero > "$T/full/fill" 2> /dev/null
+  rc=$(run "$RP" record -o "$T/full/prof.rec" -- "$HOT" 200)
+  left=$(cd "$T/full" && ls | grep -v '^fill$' | tr '\n' ' ')
+  umount "$T/full"
+  trap cleanup EXIT
+  check "record -o onto a full filesystem names ENOSPC and leaves no file (rc=$rc${left:+, left: $left})" \
+    test "$rc" = 1 -a -z "$left" -a -n "$(grep 'prof.rec: No space left on device' "$T/err")"
+fi
+
+# report refuses a damaged file, saying what is wrong
+: > "$T/empty.rec"
+rc=$(run "$RP" report "$T/empty.rec")
+check "report of an empty file says it is empty (rc=$rc: $(head -1 "$T/err"))" \
+  test "$rc" = 1 -a -n "$(grep 'empty.rec: the file is empty$' "$T/err")"
+mkdir -p "$T/dir.rec"
+rc=$(run "$RP" report "$T/dir.rec")
+check "report of a directory says so (rc=$rc: $(head -1 "$T/err"))" \
+  test "$rc" = 1 -a -n "$(grep 'dir.rec: Is a directory$' "$T/err")"
+printf 'ringproof-record 2\n' > "$T/one.rec"
+rc=$(run "$RP" report "$T/one.rec")
+check "report of a file of one line says line 2 is missing (rc=$rc: $(head -1 "$T/err"))" \
+  test "$rc" = 1 -a -n "$(grep 'one.rec: the file ends early: line 2 (the header) is missing$' "$T/err")"
+
+rc=$(run "$RP" record -o "$T/good.rec" -- "$HOT" 200)
+if [ "$rc" = 1 ] && refused; then
+  reason=$(head -1 "$T/err")
+  for t in "report of a file cut in a line" "report of a file cut at a line end" "report of secs nan" \
+           "report --json with a total period of 0"; do
+    skip "$t" "kernel refused perf: $reason"
+  done
+else
+  size=$(stat -c %s "$T/good.rec")
+  head -c $((size - 4)) "$T/good.rec" > "$T/cut.rec"
+  rc=$(run "$RP" report "$T/cut.rec")
+  check "report of a file cut in a line refuses it (rc=$rc: $(head -1 "$T/err"))" \
+    test "$rc" = 1 -a ! -s "$T/out" -a -n "$(grep 'cut.rec: the file ends in the middle of line [0-9]' "$T/err")"
+  head -n -1 "$T/good.rec" > "$T/cut.rec"
+  rc=$(run "$RP" report "$T/cut.rec")
+  check "report of a file cut at a line end refuses it (rc=$rc: $(head -1 "$T/err"))" \
+    test "$rc" = 1 -a ! -s "$T/out" -a -n "$(grep 'cut.rec: the file ends early: no end line' "$T/err")"
+  sed '2s/ secs [^ ]* / secs nan /' "$T/good.rec" > "$T/nan.rec"
+  rc=$(run "$RP" report --json "$T/nan.rec")
+  check "report of secs nan refuses it (rc=$rc: $(head -1 "$T/err"))" \
+    test "$rc" = 1 -a ! -s "$T/out" -a -n "$(grep 'nan.rec: line 2: secs is not a finite number' "$T/err")"
+  # every sample of period 0: shares of 0, not 0/0
+  awk '$1 == "s" { $6 = 0 } { print }' "$T/good.rec" > "$T/zero.rec"
+  rc=$(run "$RP" report --json "$T/zero.rec")
+  strict=$(python3 -c 'import json, sys
+o = json.load(open(sys.argv[1]), parse_constant=lambda c: sys.exit("not JSON: " + c))
+print("%d entries, overhead %s" % (len(o["entries"]), sorted({e["overhead"] for e in o["entries"]})))' "$T/out" 2>&1 | tail -1)
+  check "report --json with a total period of 0: valid JSON, overheads 0 (rc=$rc, $strict)" \
+    test "$rc" = 0 -a -n "$(grep 'overhead \[0.0\]$' <<<"$strict")"
+fi
