@@ -1,16 +1,18 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rp_error.h"
 
 volatile sig_atomic_t rpt_stop;
 const char *rpt_prog = "ringproof";
-static bool out_failed;
+static int out_err; /* errno of the first failed write to stdout, 0 while none */
 
 static const char *code_text(int code)
 {
@@ -59,16 +61,40 @@ bool rpt_parse_u64(const char *s, uint64_t max, uint64_t *out)
 
 bool rpt_out_ok(void)
 {
-	return !out_failed;
+	return !out_err;
+}
+
+/* stdio reports a failed write inside printf only through ferror(), and
+ * errno may have changed since: ask the descriptor whether its reader left. */
+static int earlier_write_error(int saved_errno)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+
+	if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
+		return EPIPE;
+	return saved_errno ? saved_errno : EIO;
 }
 
 bool rpt_out_flush(void)
 {
-	if (out_failed)
+	int saved = errno;
+
+	if (out_err)
 		return false;
-	if (fflush(stdout) != 0 || ferror(stdout))
-		out_failed = true;
-	return !out_failed;
+	if (fflush(stdout) != 0)
+		out_err = errno ? errno : EIO;
+	else if (ferror(stdout))
+		out_err = earlier_write_error(saved);
+	return !out_err;
+}
+
+int rpt_out_end(const char *cmd, int rc)
+{
+	if (rpt_out_flush() || out_err == EPIPE)
+		return rc;
+	fprintf(stderr, "%s%s%s: writing standard output: %s\n", rpt_prog, cmd ? " " : "",
+	        cmd ? cmd : "", strerror(out_err));
+	return RPT_EXIT_FAIL;
 }
 
 void rpt_json_str(FILE *f, const char *s, size_t max)

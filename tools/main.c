@@ -41,11 +41,11 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
 		usage(stdout);
-		return rpt_out_flush() ? RPT_EXIT_OK : RPT_EXIT_FAIL;
+		return rpt_out_end(NULL, RPT_EXIT_OK);
 	}
 	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
 		printf("ringproof %s\n", RP_VERSION);
-		return rpt_out_flush() ? RPT_EXIT_OK : RPT_EXIT_FAIL;
+		return rpt_out_end(NULL, RPT_EXIT_OK);
 	}
 	rpt_install_signals();
 	if (!strcmp(cmd, "trace"))

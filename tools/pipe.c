@@ -283,7 +283,7 @@ int rpt_cmd_pipe(int argc, char **argv)
 		case 'x': st.json = false; break;
 		case 'h':
 			pipe_usage(stdout);
-			return rpt_out_flush() ? RPT_EXIT_OK : RPT_EXIT_FAIL;
+			return rpt_out_end("pipe", RPT_EXIT_OK);
 		case ':':
 			return rpt_usage_error("pipe", "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -340,5 +340,5 @@ int rpt_cmd_pipe(int argc, char **argv)
 		rc = RPT_EXIT_FAIL;
 	}
 	close(fd);
-	return rc;
+	return rpt_out_end("pipe", rc);
 }

@@ -296,7 +296,7 @@ static int parse_args(int argc, char **argv, record_opts *o)
 		case 'o': o->output = optarg; break;
 		case 'h':
 			record_usage(stdout);
-			return rpt_out_flush() ? -1 : -2;
+			return rpt_out_end("record", RPT_EXIT_OK) ? -2 : -1;
 		case ':':
 			return rpt_usage_error("record", "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -510,8 +510,6 @@ int rpt_cmd_record(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!rpt_out_flush())
-		goto out;
 	rc = RPT_EXIT_OK;
 	if (child_done && WIFEXITED(wstatus)) {
 		rc = WEXITSTATUS(wstatus);
@@ -521,6 +519,7 @@ int rpt_cmd_record(int argc, char **argv)
 		fprintf(stderr, "%s record: '%s' was killed by signal %d\n", rpt_prog, cmd[0], WTERMSIG(wstatus));
 		rc = 128 + WTERMSIG(wstatus);
 	}
+	rc = rpt_out_end("record", rc);
 out:
 	rpt_profile_free(&st->prof);
 	free(st);
