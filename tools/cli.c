@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -95,6 +96,49 @@ int rpt_out_end(const char *cmd, int rc)
 	fprintf(stderr, "%s%s%s: writing standard output: %s\n", rpt_prog, cmd ? " " : "",
 	        cmd ? cmd : "", strerror(out_err));
 	return RPT_EXIT_FAIL;
+}
+
+/* The long option named by the text after "--" up to len, exactly or as an
+ * unambiguous prefix; NULL when none or several (*n of them) match. */
+static const struct option *long_option(const struct option *opts, const char *name, size_t len, int *n)
+{
+	const struct option *found = NULL;
+
+	*n = 0;
+	for (const struct option *o = opts; o->name; o++) {
+		if (strncmp(o->name, name, len))
+			continue;
+		if (!o->name[len]) {
+			*n = 1;
+			return o;
+		}
+		found = o;
+		++*n;
+	}
+	return *n == 1 ? found : NULL;
+}
+
+int rpt_option_error(const char *cmd, int c, char *const argv[], const struct option *opts)
+{
+	/* getopt has moved past a long option, and past a short one only when it
+	 * was the last letter of its cluster: optopt names a short one */
+	const char *arg = argv[optind - 1];
+	bool is_long = !strncmp(arg, "--", 2) && arg[2];
+	size_t len = is_long ? strcspn(arg + 2, "=") : 0;
+	int n = 0;
+	const struct option *o = is_long ? long_option(opts, arg + 2, len, &n) : NULL;
+
+	if (o && o->val != optopt)
+		o = NULL; /* arg is an earlier argument, optopt a letter of this one */
+	if (c == ':')
+		return o ? rpt_usage_error(cmd, "option '--%s' needs a value", o->name)
+		         : rpt_usage_error(cmd, "option '-%c' needs a value", optopt);
+	if (o && arg[2 + len] == '=')
+		return rpt_usage_error(cmd, "option '--%s' takes no value", o->name);
+	if (is_long && !optopt)
+		return rpt_usage_error(cmd, n > 1 ? "option '--%.*s' is ambiguous" : "unknown option '--%.*s'",
+		                       (int)len, arg + 2);
+	return rpt_usage_error(cmd, "unknown option '-%c'", optopt);
 }
 
 void rpt_json_str(FILE *f, const char *s, size_t max)

@@ -19,6 +19,11 @@ extern const char *rpt_prog;
 int rpt_fail(const char *what, int code);
 /* "ringproof CMD: msg" plus "try 'ringproof CMD --help'"; returns RPT_EXIT_USAGE. */
 int rpt_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The usage error for getopt_long's ':' (a value is missing) or '?' return
+ * (optstring starting with ':'), naming the option as in opts; returns
+ * RPT_EXIT_USAGE. */
+struct option;
+int rpt_option_error(const char *cmd, int c, char *const argv[], const struct option *opts);
 /* Parse a non-negative decimal integer up to max; false if it is not one. */
 bool rpt_parse_u64(const char *s, uint64_t max, uint64_t *out);
 

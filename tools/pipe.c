@@ -284,10 +284,8 @@ int rpt_cmd_pipe(int argc, char **argv)
 		case 'h':
 			pipe_usage(stdout);
 			return rpt_out_end("pipe", RPT_EXIT_OK);
-		case ':':
-			return rpt_usage_error("pipe", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return rpt_usage_error("pipe", "unknown option '%s'", argv[optind - 1]);
+			return rpt_option_error("pipe", c, argv, opts);
 		}
 	}
 	if (optind == argc)

@@ -297,10 +297,8 @@ static int parse_args(int argc, char **argv, record_opts *o)
 		case 'h':
 			record_usage(stdout);
 			return rpt_out_end("record", RPT_EXIT_OK) ? -2 : -1;
-		case ':':
-			return rpt_usage_error("record", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return rpt_usage_error("record", "unknown option '%s'", argv[optind - 1]);
+			return rpt_option_error("record", c, argv, opts);
 		}
 	}
 	if (o->pid && o->all_cpus)

@@ -530,7 +530,7 @@ int rpt_cmd_report(int argc, char **argv)
 			report_usage(stdout);
 			return rpt_out_end("report", RPT_EXIT_OK);
 		default:
-			return rpt_usage_error("report", "unknown option '%s'", argv[optind - 1]);
+			return rpt_option_error("report", c, argv, opts);
 		}
 	}
 	if (optind + 1 != argc)

@@ -450,10 +450,8 @@ static int parse_args(int argc, char **argv, trace_state *st, uint64_t *seconds,
 		case 'h':
 			trace_usage(stdout);
 			return rpt_out_end("trace", RPT_EXIT_OK) ? -2 : -1;
-		case ':':
-			return rpt_usage_error("trace", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return rpt_usage_error("trace", "unknown option '%s'", argv[optind - 1]);
+			return rpt_option_error("trace", c, argv, opts);
 		}
 	}
 	if (optind < argc)
