@@ -1,16 +1,19 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rp_error.h"
 
 volatile sig_atomic_t rpt_stop;
 const char *rpt_prog = "ringproof";
-static bool out_failed;
+static int out_err; /* errno of the first failed write to stdout, 0 while none */
 
 static const char *code_text(int code)
 {
@@ -59,16 +62,83 @@ bool rpt_parse_u64(const char *s, uint64_t max, uint64_t *out)
 
 bool rpt_out_ok(void)
 {
-	return !out_failed;
+	return !out_err;
+}
+
+/* stdio reports a failed write inside printf only through ferror(), and
+ * errno may have changed since: ask the descriptor whether its reader left. */
+static int earlier_write_error(int saved_errno)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+
+	if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
+		return EPIPE;
+	return saved_errno ? saved_errno : EIO;
 }
 
 bool rpt_out_flush(void)
 {
-	if (out_failed)
+	int saved = errno;
+
+	if (out_err)
 		return false;
-	if (fflush(stdout) != 0 || ferror(stdout))
-		out_failed = true;
-	return !out_failed;
+	if (fflush(stdout) != 0)
+		out_err = errno ? errno : EIO;
+	else if (ferror(stdout))
+		out_err = earlier_write_error(saved);
+	return !out_err;
+}
+
+int rpt_out_end(const char *cmd, int rc)
+{
+	if (rpt_out_flush() || out_err == EPIPE)
+		return rc;
+	fprintf(stderr, "%s%s%s: writing standard output: %s\n", rpt_prog, cmd ? " " : "",
+	        cmd ? cmd : "", strerror(out_err));
+	return RPT_EXIT_FAIL;
+}
+
+/* The long option named by the text after "--" up to len, exactly or as an
+ * unambiguous prefix; NULL when none or several (*n of them) match. */
+static const struct option *long_option(const struct option *opts, const char *name, size_t len, int *n)
+{
+	const struct option *found = NULL;
+
+	*n = 0;
+	for (const struct option *o = opts; o->name; o++) {
+		if (strncmp(o->name, name, len))
+			continue;
+		if (!o->name[len]) {
+			*n = 1;
+			return o;
+		}
+		found = o;
+		++*n;
+	}
+	return *n == 1 ? found : NULL;
+}
+
+int rpt_option_error(const char *cmd, int c, char *const argv[], const struct option *opts)
+{
+	/* getopt has moved past a long option, and past a short one only when it
+	 * was the last letter of its cluster: optopt names a short one */
+	const char *arg = argv[optind - 1];
+	bool is_long = !strncmp(arg, "--", 2) && arg[2];
+	size_t len = is_long ? strcspn(arg + 2, "=") : 0;
+	int n = 0;
+	const struct option *o = is_long ? long_option(opts, arg + 2, len, &n) : NULL;
+
+	if (o && o->val != optopt)
+		o = NULL; /* arg is an earlier argument, optopt a letter of this one */
+	if (c == ':')
+		return o ? rpt_usage_error(cmd, "option '--%s' needs a value", o->name)
+		         : rpt_usage_error(cmd, "option '-%c' needs a value", optopt);
+	if (o && arg[2 + len] == '=')
+		return rpt_usage_error(cmd, "option '--%s' takes no value", o->name);
+	if (is_long && !optopt)
+		return rpt_usage_error(cmd, n > 1 ? "option '--%.*s' is ambiguous" : "unknown option '--%.*s'",
+		                       (int)len, arg + 2);
+	return rpt_usage_error(cmd, "unknown option '-%c'", optopt);
 }
 
 void rpt_json_str(FILE *f, const char *s, size_t max)

@@ -19,6 +19,11 @@ extern const char *rpt_prog;
 int rpt_fail(const char *what, int code);
 /* "ringproof CMD: msg" plus "try 'ringproof CMD --help'"; returns RPT_EXIT_USAGE. */
 int rpt_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The usage error for getopt_long's ':' (a value is missing) or '?' return
+ * (optstring starting with ':'), naming the option as in opts; returns
+ * RPT_EXIT_USAGE. */
+struct option;
+int rpt_option_error(const char *cmd, int c, char *const argv[], const struct option *opts);
 /* Parse a non-negative decimal integer up to max; false if it is not one. */
 bool rpt_parse_u64(const char *s, uint64_t max, uint64_t *out);
 
@@ -26,6 +31,10 @@ bool rpt_parse_u64(const char *s, uint64_t max, uint64_t *out);
 bool rpt_out_ok(void);
 /* Flush stdout; false (and rpt_out_ok() false) when the write failed. */
 bool rpt_out_flush(void);
+/* A command's exit status once its output is done: flush stdout, then rc if
+ * every write worked or the reader went away (EPIPE, a clean stop); else
+ * "ringproof CMD: writing standard output: ..." and RPT_EXIT_FAIL. */
+int rpt_out_end(const char *cmd, int rc);
 /* Write s as a JSON string (quotes included) to f, escaping what JSON needs;
  * bytes >= 0x80 are written as \u00XX so the output is always valid. */
 void rpt_json_str(FILE *f, const char *s, size_t max);

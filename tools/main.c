@@ -14,18 +14,15 @@ static void usage(FILE *f)
 	        "Usage: ringproof COMMAND [OPTIONS]\n"
 	        "\n"
 	        "Commands:\n"
-	        "  trace [--seconds N] [--json|--events] [--ringbuf] [-p PID] [--comm NAME]\n"
-	        "        [--uid UID] [--syscall LIST] [--top N] [--ordered] [--wall]\n"
-	        "        trace syscalls, execs and exits system-wide through a built-in BPF program\n"
-	        "  pipe MAP [--cpu N] [--count N] [--json]\n"
-	        "        print the events of a pinned PERF_EVENT_ARRAY or RINGBUF map\n"
-	        "  record [-F HZ] [-e EVENT] [-g|--folded] [--json] [-o FILE] [-p PID|-a] [-- CMD...]\n"
-	        "        sample a command, a process or every CPU; report by symbol like perf\n"
-	        "  report [-g|--folded] [--json] FILE\n"
-	        "        print a profile saved with record -o FILE\n"
+	        "  trace              trace syscalls, execs and exits system-wide through a built-in BPF program\n"
+	        "  pipe MAP           print the events of a pinned PERF_EVENT_ARRAY or RINGBUF map\n"
+	        "  record [-- CMD...] sample a command, a process or every CPU; report by symbol like perf\n"
+	        "  report FILE        print a profile saved with record -o FILE\n"
+	        "\n"
+	        "'ringproof COMMAND --help' lists the options of COMMAND.\n"
 	        "\n"
 	        "Options:\n"
-	        "  -h, --help     show this help (also: ringproof COMMAND --help)\n"
+	        "  -h, --help     show this help\n"
 	        "  -V, --version  show the version\n"
 	        "\n"
 	        "Exit status: 0 success, 1 failure, 2 bad command line.\n"
@@ -41,11 +38,11 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
 		usage(stdout);
-		return rpt_out_flush() ? RPT_EXIT_OK : RPT_EXIT_FAIL;
+		return rpt_out_end(NULL, RPT_EXIT_OK);
 	}
 	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
 		printf("ringproof %s\n", RP_VERSION);
-		return rpt_out_flush() ? RPT_EXIT_OK : RPT_EXIT_FAIL;
+		return rpt_out_end(NULL, RPT_EXIT_OK);
 	}
 	rpt_install_signals();
 	if (!strcmp(cmd, "trace"))

@@ -305,11 +305,9 @@ int rpt_cmd_pipe(int argc, char **argv)
 		case 'x': st.json = false; break;
 		case 'h':
 			pipe_usage(stdout);
-			return rpt_out_flush() ? RPT_EXIT_OK : RPT_EXIT_FAIL;
-		case ':':
-			return rpt_usage_error("pipe", "option '%s' needs a value", argv[optind - 1]);
+			return rpt_out_end("pipe", RPT_EXIT_OK);
 		default:
-			return rpt_usage_error("pipe", "unknown option '%s'", argv[optind - 1]);
+			return rpt_option_error("pipe", c, argv, opts);
 		}
 	}
 	if (optind == argc)
@@ -366,5 +364,5 @@ int rpt_cmd_pipe(int argc, char **argv)
 		rc = RPT_EXIT_FAIL;
 	}
 	close(fd);
-	return rc;
+	return rpt_out_end("pipe", rc);
 }

@@ -298,11 +298,9 @@ static int parse_args(int argc, char **argv, record_opts *o)
 		case 'o': o->output = optarg; break;
 		case 'h':
 			record_usage(stdout);
-			return rpt_out_flush() ? -1 : -2;
-		case ':':
-			return rpt_usage_error("record", "option '%s' needs a value", argv[optind - 1]);
+			return rpt_out_end("record", RPT_EXIT_OK) ? -2 : -1;
 		default:
-			return rpt_usage_error("record", "unknown option '%s'", argv[optind - 1]);
+			return rpt_option_error("record", c, argv, opts);
 		}
 	}
 	if (o->pid && o->all_cpus)
@@ -603,8 +601,6 @@ int rpt_cmd_record(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!rpt_out_flush())
-		goto out;
 	rc = RPT_EXIT_OK;
 	if (child_done && WIFEXITED(wstatus)) {
 		rc = WEXITSTATUS(wstatus);
@@ -614,6 +610,7 @@ int rpt_cmd_record(int argc, char **argv)
 		fprintf(stderr, "%s record: '%s' was killed by signal %d\n", rpt_prog, cmd[0], WTERMSIG(wstatus));
 		rc = 128 + WTERMSIG(wstatus);
 	}
+	rc = rpt_out_end("record", rc);
 out:
 	out_abort(&out);
 	rpt_profile_free(&st->prof);

@@ -608,9 +608,9 @@ int rpt_cmd_report(int argc, char **argv)
 		case 'j': o.json = true; break;
 		case 'h':
 			report_usage(stdout);
-			return rpt_out_flush() ? RPT_EXIT_OK : RPT_EXIT_FAIL;
+			return rpt_out_end("report", RPT_EXIT_OK);
 		default:
-			return rpt_usage_error("report", "unknown option '%s'", argv[optind - 1]);
+			return rpt_option_error("report", c, argv, opts);
 		}
 	}
 	if (optind + 1 != argc)
@@ -636,5 +636,5 @@ int rpt_cmd_report(int argc, char **argv)
 	rpt_profile_free(&p);
 	if (err)
 		return rpt_fail("printing the report", err);
-	return rpt_out_flush() ? RPT_EXIT_OK : RPT_EXIT_FAIL;
+	return rpt_out_end("report", RPT_EXIT_OK);
 }

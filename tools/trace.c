@@ -473,11 +473,9 @@ static int parse_args(int argc, char **argv, trace_state *st, uint64_t *seconds,
 		case 'w': st->wall = true; break;
 		case 'h':
 			trace_usage(stdout);
-			return rpt_out_flush() ? -1 : -2;
-		case ':':
-			return rpt_usage_error("trace", "option '%s' needs a value", argv[optind - 1]);
+			return rpt_out_end("trace", RPT_EXIT_OK) ? -2 : -1;
 		default:
-			return rpt_usage_error("trace", "unknown option '%s'", argv[optind - 1]);
+			return rpt_option_error("trace", c, argv, opts);
 		}
 	}
 	if (optind < argc)
@@ -657,7 +655,7 @@ int rpt_cmd_trace(int argc, char **argv)
 		rpt_proc_print(&st->procs, sum, st->top);
 		print_syscalls(st, sum);
 	}
-	rc = rpt_out_flush() || !rpt_out_ok() ? RPT_EXIT_OK : RPT_EXIT_FAIL;
+	rc = rpt_out_end("trace", RPT_EXIT_OK);
 out:
 	for (int i = 0; i < N_PROGS; i++)
 		bpf_link__destroy(links[i]);

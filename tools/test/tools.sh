@@ -282,5 +282,6 @@ check "record passes the command's exit status through (exit 3)" test "$rc" = 3 
 . "$(dirname "${BASH_SOURCE[0]}")/record_checks.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/text_checks.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/record_file_checks.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/output_checks.sh"
 
 echo "1..$n"
