@@ -21,7 +21,7 @@ $(PARSERS_UNIT): tests/parsers/test_parsers.c tests/parsers/pbuf.h $(PARSERS_COR
 
 $(PARSERS_INTEG): tests/parsers/test_kernel.c $(PARSERS_CORE) $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/parsers $(ALL_CFLAGS) -o $@ tests/parsers/test_kernel.c $(PARSERS_CORE)
+	$(CC) $(CPPFLAGS) -Itests/parsers $(ALL_CFLAGS) -o $@ tests/parsers/test_kernel.c $(PARSERS_CORE) -pthread
 
 proofs-parsers:
 	RP_WP_FCT=$(PARSERS_FCT) RP_PROOF_DIR=$(BUILD)/proofs-parsers bash proofs/run.sh
