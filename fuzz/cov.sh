@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make fuzz-cov: replay the committed corpora and regressions through the
-# coverage builds and print line/branch coverage of core/ (llvm-cov 14),
+# coverage builds and print line/branch coverage of core/ (llvm-cov 14) and of
+# the extra sources the harnesses compile in (fuzz/harness_<h>.srcs),
 # then every branch direction of the ring decoder never taken.
 #   BUILD=build [FUZZ_COV_EXTRA="dir..."] bash fuzz/cov.sh HARNESS...
 set -u
@@ -21,7 +22,9 @@ llvm-profdata merge -sparse "$out"/*.profraw -o "$out/all.profdata" || exit 1
 args=(-instr-profile="$out/all.profdata" "${objs[0]}")
 for o in "${objs[@]:1}"; do args+=(-object "$o"); done
 core=$(ls core/*.c)
-echo "== coverage of core/ by the fuzz corpora (${objs[*]##*/})"
+for h in "$@"; do [ -f "fuzz/harness_$h.srcs" ] && core="$core $(cat "fuzz/harness_$h.srcs")"; done
+core=$(echo $core | tr ' ' '\n' | sort -u)
+echo "== coverage of core/ (and harness .srcs) by the fuzz corpora (${objs[*]##*/})"
 llvm-cov report "${args[@]}" $core 2>&1 | grep -v '^warning'
 llvm-cov export -format=text "${args[@]}" $core > "$out/export.json" 2>/dev/null
 python3 - "$out/export.json" <<'PY'

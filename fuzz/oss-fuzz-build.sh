@@ -29,9 +29,11 @@ for src in fuzz/harness_*.c; do
   name=$(basename "$src" .c); name=${name#harness_}
   extra=()
   [ -f "fuzz/harness_$name.flags" ] && read -r -a extra < "fuzz/harness_$name.flags"
+  srcs=()  # fuzz/harness_<name>.srcs: extra sources (an adapter's .c), one word each
+  [ -f "fuzz/harness_$name.srcs" ] && read -r -a srcs < "fuzz/harness_$name.srcs"
   objdir=$WORK/$name; rm -rf "$objdir"; mkdir -p "$objdir"
   objs=()
-  for c in "$src" $common $core; do
+  for c in "$src" $common $core "${srcs[@]}"; do
     o=$objdir/$(echo "$c" | tr / _).o
     # shellcheck disable=SC2086  # CFLAGS is a list of words by convention
     $CC $CFLAGS -std=c11 -D_GNU_SOURCE -Icore -Ifuzz "${extra[@]}" -c "$c" -o "$o"

@@ -6,6 +6,8 @@
 #   $(BUILD)/fuzz/cov/<name>        clang source coverage + fuzz/replay_main.c
 # Optional fuzz/harness_<name>.flags: extra compiler flags for that harness
 # (and the core compiled into it), one shell word each.
+# Optional fuzz/harness_<name>.srcs: extra sources compiled into that harness
+# (paths from the top of the tree, e.g. an adapter's .c), one word each.
 # Suites fuzz-regress, fuzz-oss, fuzz-smoke: rows of mk/suites.mk.
 
 FUZZ_HARNESSES := $(sort $(patsubst fuzz/harness_%.c,%,$(wildcard fuzz/harness_*.c)))
@@ -25,7 +27,8 @@ FZ_CFLAGS    = -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wext
                -I$(FUZZ_CORE_DIR) -Ifuzz
 FZ_SAN       = -fsanitize=address,undefined -fno-sanitize-recover=all
 fz_flags     = $(foreach w,$(shell cat fuzz/harness_$(1).flags 2>/dev/null),'$(w)')
-fz_srcs      = fuzz/harness_$(1).c $(FUZZ_COMMON) $(FZ_CORE_SRCS)
+fz_extra     = $(shell cat fuzz/harness_$(1).srcs 2>/dev/null)
+fz_srcs      = fuzz/harness_$(1).c $(FUZZ_COMMON) $(FZ_CORE_SRCS) $(call fz_extra,$(1))
 
 FUZZ_LF_BINS     = $(addprefix $(BUILD)/fuzz/libfuzzer/,$(FUZZ_HARNESSES))
 FUZZ_AFL_BINS    = $(addprefix $(BUILD)/fuzz/afl/,$(FUZZ_HARNESSES))
@@ -38,19 +41,19 @@ ALL_TARGETS  += $(FUZZ_TOOLS)
 # One set of rules per harness (eval, so that a harness's .flags file is a
 # prerequisite without turning on secondary expansion for every fragment).
 define fz_harness_rules
-$(BUILD)/fuzz/libfuzzer/$(1): fuzz/harness_$(1).c $(FZ_DEPS) $(wildcard fuzz/harness_$(1).flags)
+$(BUILD)/fuzz/libfuzzer/$(1): fuzz/harness_$(1).c $(FZ_DEPS) $(wildcard fuzz/harness_$(1).flags fuzz/harness_$(1).srcs) $(call fz_extra,$(1))
 	@mkdir -p $$(dir $$@)
 	$(FUZZ_CLANG) $(FZ_CFLAGS) $(FZ_SAN) -fsanitize=fuzzer $$(call fz_flags,$(1)) -o $$@ $$(call fz_srcs,$(1))
 
-$(BUILD)/fuzz/afl/$(1): fuzz/harness_$(1).c fuzz/afl_driver.c $(FZ_DEPS) $(wildcard fuzz/harness_$(1).flags)
+$(BUILD)/fuzz/afl/$(1): fuzz/harness_$(1).c fuzz/afl_driver.c $(FZ_DEPS) $(wildcard fuzz/harness_$(1).flags fuzz/harness_$(1).srcs) $(call fz_extra,$(1))
 	@mkdir -p $$(dir $$@)
 	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FZ_CFLAGS) $(FZ_SAN) $$(call fz_flags,$(1)) -o $$@ fuzz/afl_driver.c $$(call fz_srcs,$(1))
 
-$(BUILD)/fuzz/replay/$(1): fuzz/harness_$(1).c fuzz/replay_main.c $(FZ_DEPS) $(wildcard fuzz/harness_$(1).flags)
+$(BUILD)/fuzz/replay/$(1): fuzz/harness_$(1).c fuzz/replay_main.c $(FZ_DEPS) $(wildcard fuzz/harness_$(1).flags fuzz/harness_$(1).srcs) $(call fz_extra,$(1))
 	@mkdir -p $$(dir $$@)
 	$(FUZZ_GCC) $(FZ_CFLAGS) $(FZ_SAN) $$(call fz_flags,$(1)) -o $$@ fuzz/replay_main.c $$(call fz_srcs,$(1))
 
-$(BUILD)/fuzz/cov/$(1): fuzz/harness_$(1).c fuzz/replay_main.c $(FZ_DEPS) $(wildcard fuzz/harness_$(1).flags)
+$(BUILD)/fuzz/cov/$(1): fuzz/harness_$(1).c fuzz/replay_main.c $(FZ_DEPS) $(wildcard fuzz/harness_$(1).flags fuzz/harness_$(1).srcs) $(call fz_extra,$(1))
 	@mkdir -p $$(dir $$@)
 	$(FUZZ_CLANG) $(FZ_CFLAGS) -fprofile-instr-generate -fcoverage-mapping $$(call fz_flags,$(1)) \
 	  -o $$@ fuzz/replay_main.c $$(call fz_srcs,$(1))
