@@ -47,6 +47,10 @@ rc=$(run_full "$RP" --help)
 check "ringproof --help > /dev/full exits 1 with the message (rc=$rc)" test "$rc" = 1 -a -n "$(grep -x "ringproof: $FULL_MSG" "$T/err")"
 
 # ---- trace ---------------------------------------------------------------------------
+# --json writes one line per event: keep events coming for the second it runs
+# (on a quiet machine there may be none, and then nothing is written at all)
+( for _ in $(seq 300); do cat /proc/version > /dev/null; sleep 0.01; done ) &
+full_load=$!
 rc=$(run_full "$RP" trace --seconds 1 --json)
 if [ "$rc" = 1 ] && refused; then
   skip "trace --json > /dev/full" "kernel refused bpf/perf: $(head -1 "$T/err")"
@@ -56,6 +60,8 @@ else
   rc=$(run_full "$RP" trace --seconds 1)
   full_check "trace > /dev/full (the summary) exits 1 with the message" "$rc" trace
 fi
+kill $full_load 2> /dev/null
+wait $full_load 2> /dev/null
 
 # ---- pipe: a ring buffer holding 3 records -------------------------------------------
 if [ "$bpffs" = 0 ]; then
