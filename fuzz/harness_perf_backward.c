@@ -54,7 +54,10 @@
  *     - strict: records before it delivered first, then they are remembered
  *       (ranges), ring.error = status, stopped_at = its position, nothing
  *       published, the status returned; the next strict drain delivers only
- *       newer records and returns the status again without counting;
+ *       newer records and returns the status again without counting; but
+ *       when every range is in use and none starts at data_head, a
+ *       corruption before the first range stops the drain before it
+ *       delivers anything (the stop could not be remembered);
  *     - default (or RP_STRICT cleared later): ring.error = 0; a bad
  *       data_head (misaligned, or more than the size below data_tail) is
  *       not published, is remembered (bad_head, bad_head_seen), and a drain
@@ -69,18 +72,16 @@
  *     delivered LOST whose body holds a count (saturating); malformed stays
  *     0; ring.stats stays zero (unused).
  *
- * Adapter bugs found (inputs in fuzz/regressions/perf_backward/); the
- * harness abandons an input at the call that would hit one while the
- * matching FZ_BW_SKIP_* is 1, so that the smoke stays green:
- *  FZ_BW_SKIP_STRICT_FULL_RANGES: strict drain reaching a corruption when
- *     remembering [head, corruption) needs more than RP_PERF_BACKWARD_RANGES
- *     ranges (8 runs lie past it): the code falls into the default policy --
- *     resyncs, publishes data_tail = head (skipping the undelivered records
- *     between the ranges), clears ring.error -- yet returns the status.
- *  FZ_BW_SKIP_BAD_HEAD_ABOVE_RANGES: a bad data_head above the start of a
- *     remembered range (misaligned, a few bytes above the real head) makes
- *     ranges_valid fail, and the drain forgets done[]; once the kernel
- *     republishes a sane head, the next drain delivers those records again.
+ * Two adapter bugs this harness found, fixed; fuzz/regressions/perf_backward/
+ * holds their inputs:
+ *  strict-full-ranges-resyncs: a strict drain reaching a corruption when
+ *     remembering [head, corruption) needed more than RP_PERF_BACKWARD_RANGES
+ *     ranges fell into the default policy (published data_tail = head,
+ *     skipping undelivered records) yet returned the status.  Now such a
+ *     drain delivers nothing and stops (B5).
+ *  bad-head-above-range-redelivers: a bad data_head above the start of a
+ *     remembered range made the drain forget done[]; once a sane head came
+ *     back, those records were delivered again.  Now a bad head keeps them.
  *
  * Input:
  *   [0] data size = 256 << (b % 6)   [1] bit 0: RP_STRICT at the start
@@ -117,13 +118,6 @@
 
 #include "fz_util.h"
 #include "rp_perf_backward.h"
-
-#ifndef FZ_BW_SKIP_STRICT_FULL_RANGES
-#define FZ_BW_SKIP_STRICT_FULL_RANGES 1
-#endif
-#ifndef FZ_BW_SKIP_BAD_HEAD_ABOVE_RANGES
-#define FZ_BW_SKIP_BAD_HEAD_ABOVE_RANGES 1
-#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -171,7 +165,6 @@ static struct {
 	bool strict;
 	int corr;
 	uint32_t corr_at, corr_param;
-	bool abandon;      /* a known adapter bug would be hit: stop this input */
 } g;
 
 /* one drain: the model's expectation, consumed by the callback */
@@ -366,8 +359,21 @@ static int script(uint32_t k)
 	return (int)k == c.stop_at ? c.stop_val : 0;
 }
 
+/* The core's status for the record m of a walk whose end is data_tail T,
+ * 0 if it frames well. */
+static int corrupt_status(const mrec *m, uint64_t T)
+{
+	if (m->hdr_size < 8)
+		return RP_E_HDR_SHORT;
+	if (m->hdr_size % 8)
+		return RP_E_HDR_ALIGN;
+	if (m->hdr_size > T - m->pos)
+		return RP_E_TRUNCATED;
+	return 0;
+}
+
 /* Simulate one drain from the rules; fills c.exp and returns what the drain
- * must return.  Sets g.abandon (and changes nothing) for a known bug. */
+ * must return. */
 static int model_drain(void)
 {
 	static uint32_t chain[MAX_CHAIN];
@@ -394,15 +400,6 @@ static int model_drain(void)
 			FZ_CHECK(g.recs[chain[k]].pos + g.recs[chain[k]].size == g.recs[chain[k + 1]].pos,
 			         "model: chain broken");
 	}
-	if (FZ_BW_SKIP_BAD_HEAD_ABOVE_RANGES && !head_sane(H, T)) {
-		for (uint32_t k = 0; k < n; k++) {
-			const mrec *m = &g.recs[chain[k]];
-			if (m->state == S_DELIVERED && (m->pos - H > T - H || m->pos + m->size - H > T - H)) {
-				g.abandon = true;
-				return 0;
-			}
-		}
-	}
 	/* runs_from[k]: maximal runs of delivered records in chain[k ..] */
 	runs_from[n] = 0;
 	for (uint32_t k = n; k-- > 0;) {
@@ -424,16 +421,31 @@ static int model_drain(void)
 	}
 	bool want_stop = false, deferred = false;
 	uint32_t calls = 0, delivered = 0;
-	/* first pass: decide, without changing the model (an abandon must leave it) */
+	/* strict, every range in use, none at data_head: the adapter first walks
+	 * to the first range and, meeting a corruption there, stops before
+	 * delivering anything (it could not remember the stop) */
+	if (st == RP_EMPTY && g.strict && runs_from[0] == RP_PERF_BACKWARD_RANGES &&
+	    g.recs[chain[0]].state != S_DELIVERED) {
+		for (k = 0; k < n && g.recs[chain[k]].state != S_DELIVERED; k++) {
+			const mrec *m = &g.recs[chain[k]];
+			const int bad = corrupt_status(m, T);
+			if (bad) {
+				st = bad;
+				curpos = m->pos;
+				break;
+			}
+		}
+	}
+	/* first pass: decide, without changing the model */
 	bool stopped = false;
 	if (st == RP_EMPTY) {
 		for (k = 0; k < n; k++) {
 			const mrec *m = &g.recs[chain[k]];
 			curpos = m->pos;
-			const uint64_t avail = T - m->pos;
-			if (m->hdr_size < 8) { st = RP_E_HDR_SHORT; break; }
-			if (m->hdr_size % 8) { st = RP_E_HDR_ALIGN; break; }
-			if (m->hdr_size > avail) { st = RP_E_TRUNCATED; break; }
+			st = corrupt_status(m, T);
+			if (st)
+				break;
+			st = RP_EMPTY;
 			if (m->state == S_DELIVERED)
 				continue;
 			c.exp[c.nexp++] = chain[k];
@@ -453,18 +465,8 @@ static int model_drain(void)
 		if (!stopped && k == n)
 			curpos = T;
 	}
-	bool strict_stop = false;
-	if (!stopped && st < 0 && g.strict && curpos != H) {
-		const uint32_t at = k; /* chain index of the corrupt record */
-		if (FZ_BW_SKIP_STRICT_FULL_RANGES && 1u + runs_from[at] > RP_PERF_BACKWARD_RANGES) {
-			g.abandon = true;
-			c.nexp = 0;
-			return 0;
-		}
-		strict_stop = true; /* documented: like a stop, nothing published */
-	} else if (!stopped && st < 0 && g.strict) {
-		strict_stop = true;
-	}
+	/* documented: like a stop, nothing published */
+	const bool strict_stop = !stopped && st < 0 && g.strict;
 	/* second pass: apply */
 	for (uint32_t j = 0; j < c.nexp; j++) {
 		g.recs[c.exp[j]].state = S_DELIVERED;
@@ -536,8 +538,6 @@ static void do_drain(uint8_t s)
 	c.stop_val = (1 + (s >> 6)) * ((s & 0x20) ? -1 : 1);
 	c.calls = 0;
 	const int want = model_drain();
-	if (g.abandon)
-		return;
 	const int ret = rp_perf_backward_drain(&g.r, fn_rec, &c);
 	FZ_CHECK(c.calls == c.nexp, "drain: %u records delivered, want %u", c.calls, c.nexp);
 	FZ_CHECK(ret == want, "drain: returned %d, want %d", ret, want);
@@ -634,7 +634,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	g.nrecs = 0;
 	g.live = 0;
 	g.dropped = 0;
-	g.abandon = false;
 	g.size = 256u << (data[0] % 6);
 	g.strict = data[1] & 1;
 	g.corr = data[2] % C_COUNT;
@@ -672,7 +671,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	g.deferred = 0;
 	memset(&g.st, 0, sizeof(g.st));
 
-	for (uint32_t ops = 0; ops < MAX_OPS && in.i < in.n && !g.abandon; ops++) {
+	for (uint32_t ops = 0; ops < MAX_OPS && in.i < in.n; ops++) {
 		const uint8_t o = u8(&in) % 4u;
 		const uint64_t pub_before = g.pg->data_tail, head_before = g.pg->data_head;
 		switch (o) {
@@ -684,8 +683,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		default: do_bad_args(u8(&in)); break;
 		}
-		if (!g.abandon)
-			check_state(pub_before, head_before, names[o]);
+		check_state(pub_before, head_before, names[o]);
 	}
 	free(g.buf);
 	g.buf = NULL;

@@ -81,6 +81,51 @@ static bool remember(rp_perf_backward_ring *r, uint64_t head, uint64_t end)
 	return true;
 }
 
+/* A data_head the kernel can have written: 8-aligned, at most the ring
+ * size below data_tail. */
+static bool head_sane(const rp_perf_backward_ring *r, uint64_t head, uint64_t tail)
+{
+	return (head & 7) == 0 && tail - head <= r->ring.data.size;
+}
+
+/* Stop a strict ring at the corruption st found at cur: counted once (a
+ * ring stopped there already counted it). */
+static int strict_stop(rp_perf_backward_ring *r, uint64_t cur, rp_status st)
+{
+	if (r->ring.error != st || r->stopped_at != cur) {
+		r->stats.corrupt++;
+		r->stats.last_error = st;
+	}
+	r->ring.error = st;
+	r->stopped_at = cur;
+	return st;
+}
+
+/* Strict, every range in use and none at head: a corruption met before the
+ * first range could not be remembered as a stop (one range too many).  So
+ * the walk up to that range is checked first, delivering nothing: finding
+ * a corruption there, the ring stops before the records ahead of it, which
+ * the default policy delivers once RP_STRICT is cleared.  *st is its
+ * status; false if there is none. */
+static bool strict_blocked(rp_perf_backward_ring *r, uint64_t head, uint64_t tail,
+                           rp_record *batch, uint64_t *cur, rp_status *st)
+{
+	const uint64_t first = r->done[0].lo - head;
+
+	*cur = head;
+	if (!(r->ring.flags & RP_STRICT) || r->ndone < RP_PERF_BACKWARD_RANGES || first == 0)
+		return false;
+	while (*cur - head < first) {
+		uint32_t count = 0;
+		*st = rp_ring_drain(&r->ring.data, tail, cur, batch, BWRW_BATCH, &count);
+		if (*st < 0)
+			return *cur - head < first;
+		if (*st == RP_EMPTY)
+			break;
+	}
+	return false;
+}
+
 static void publish(rp_perf_backward_ring *r, uint64_t head)
 {
 	r->ring.tail = head;
@@ -104,9 +149,16 @@ int rp_perf_backward_drain(rp_perf_backward_ring *r, rp_perf_ring_fn fn, void *c
 			return 0; /* the untrusted head is still there: counted already */
 		r->ring.bad_head_seen = 0;
 	}
-	if (!ranges_valid(r, head, tail - head))
+	/* a head the kernel cannot have written is refused below before any
+	 * record is walked; its ranges are kept for the next sane head
+	 * (forgetting them would deliver their records again) */
+	if (head_sane(r, head, tail) && !ranges_valid(r, head, tail - head))
 		r->ndone = 0;
-	uint64_t cur = head;
+	uint64_t cur;
+	rp_status blocked;
+	if (strict_blocked(r, head, tail, batch, &cur, &blocked))
+		return strict_stop(r, cur, blocked);
+	cur = head;
 	for (;;) {
 		uint32_t count = 0;
 		const uint64_t start = cur;
@@ -132,19 +184,18 @@ int rp_perf_backward_drain(rp_perf_backward_ring *r, rp_perf_ring_fn fn, void *c
 		if (stopped)
 			break;
 		if (st < 0) {
+			/* nothing published, nothing forgotten (strict_blocked
+			 * leaves remember room) */
+			if ((r->ring.flags & RP_STRICT) &&
+			    (cur == head || remember(r, head, cur)))
+				return strict_stop(r, cur, st);
 			/* a strict ring stopped here counted it already */
 			if (r->ring.error != st || r->stopped_at != cur) {
 				r->stats.corrupt++;
 				r->stats.last_error = st;
 			}
 			r->ring.error = 0;
-			if ((r->ring.flags & RP_STRICT) &&
-			    (cur == head || remember(r, head, cur))) {
-				r->ring.error = st;
-				r->stopped_at = cur;
-				return st; /* nothing published, nothing forgotten */
-			}
-			if ((head & 7) || tail - head > r->ring.data.size) {
+			if (!head_sane(r, head, tail)) {
 				/* data_head is not what the kernel can have written
 				 * (misaligned, or more than the ring below data_tail):
 				 * publish nothing; its next record republishes a sane

@@ -48,13 +48,17 @@
  * = bytes from the corruption point to data_tail), data_tail is resynced to
  * head, the remembered ranges are cleared and the drain returns its count.
  * A data_head the kernel cannot have written (misaligned, or more than the
- * ring size below data_tail) is never published: data_tail stays, the bad
- * value is counted once, and the kernel's next record republishes a sane
- * data_head.
+ * ring size below data_tail) is never published: data_tail stays, the
+ * remembered ranges stay, the bad value is counted once, and the kernel's
+ * next record republishes a sane data_head.
  * With RP_STRICT the drain treats the corruption like a callback stop
  * (nothing published, records before it remembered as delivered) and
  * returns the RP_E_* status (also in ring.error); the next drain hits it
- * again without re-delivering or counting it again.  Clear RP_STRICT in
+ * again without re-delivering or counting it again.  When all
+ * RP_PERF_BACKWARD_RANGES ranges are in use and none starts at head, the
+ * stop could not be remembered: such a drain first walks to the first
+ * range and, meeting the corruption there, stops before delivering
+ * anything (the records ahead of it come once RP_STRICT is cleared).  Clear RP_STRICT in
  * ring.flags to resync.  Nothing is ever delivered twice.
  */
 #ifndef RP_PERF_BACKWARD_H
