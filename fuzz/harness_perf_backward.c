@@ -116,6 +116,7 @@
 
 #include <linux/perf_event.h>
 
+#include "fz_model.h"
 #include "fz_util.h"
 #include "rp_perf_backward.h"
 
@@ -175,33 +176,9 @@ static struct {
 	int stop_at, stop_val;
 } c;
 
-typedef struct cur {
-	const uint8_t *p;
-	size_t n, i;
-} cur;
-
-static uint8_t u8(cur *k)
-{
-	return k->i < k->n ? k->p[k->i++] : 0;
-}
-
-static uint8_t pat(uint32_t seq, uint32_t i)
-{
-	return (uint8_t)(seq * 151u + i * 29u + 7u);
-}
-
-static void sat_add(uint64_t *a, uint64_t v)
-{
-	*a = *a + v < *a ? UINT64_MAX : *a + v;
-}
-
 static uint8_t exp_body(const mrec *m, uint32_t i)
 {
-	if (m->has_raw && i < 4)
-		return (uint8_t)(m->raw >> (8 * i));
-	if (m->lost_ok && i < 16)
-		return (uint8_t)((i < 8 ? (uint64_t)m->seq : m->lost) >> (8 * (i % 8)));
-	return pat(m->seq, i);
+	return fz_body_byte(m->seq, m->has_raw, m->raw, m->lost_ok, m->lost, i);
 }
 
 static const uint32_t other_types[8] = {
@@ -298,13 +275,13 @@ static bool produce_one(uint8_t k, uint8_t v)
 	return true;
 }
 
-static void produce(cur *in)
+static void produce(fz_cur *in)
 {
-	const uint32_t n = 1u + u8(in) % 32u;
+	const uint32_t n = 1u + fz_u8(in) % 32u;
 	bool bad = false, wrote = false;
 
 	for (uint32_t i = 0; i < n; i++) {
-		const uint8_t k = u8(in), v = u8(in);
+		const uint8_t k = fz_u8(in), v = fz_u8(in);
 		if (bad)
 			continue;
 		const uint32_t before = g.nrecs;
@@ -348,7 +325,7 @@ static void count_rec(const mrec *m)
 	g.st.record_bytes += m->size;
 	g.st.payload_bytes += m->size - 8u;
 	if (m->lost_ok) {
-		sat_add(&g.st.lost, m->lost);
+		fz_sat_add(&g.st.lost, m->lost);
 		g.st.lost_records++;
 	}
 }
@@ -627,7 +604,7 @@ static void check_state(uint64_t pub_before, uint64_t head_before, const char *o
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const names[4] = { "produce", "drain", "toggle-strict", "bad-args" };
-	cur in = { data, size, 0 };
+	fz_cur in = { data, size, 0 };
 
 	if (size < 14)
 		return 0;
@@ -672,16 +649,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&g.st, 0, sizeof(g.st));
 
 	for (uint32_t ops = 0; ops < MAX_OPS && in.i < in.n; ops++) {
-		const uint8_t o = u8(&in) % 4u;
+		const uint8_t o = fz_u8(&in) % 4u;
 		const uint64_t pub_before = g.pg->data_tail, head_before = g.pg->data_head;
 		switch (o) {
 		case 0: produce(&in); break;
-		case 1: do_drain(u8(&in)); break;
+		case 1: do_drain(fz_u8(&in)); break;
 		case 2:
 			g.strict = !g.strict;
 			g.r.ring.flags ^= RP_STRICT;
 			break;
-		default: do_bad_args(u8(&in)); break;
+		default: do_bad_args(fz_u8(&in)); break;
 		}
 		check_state(pub_before, head_before, names[o]);
 	}

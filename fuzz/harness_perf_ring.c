@@ -100,6 +100,7 @@
 
 #include <linux/perf_event.h>
 
+#include "fz_model.h"
 #include "fz_util.h"
 #include "rp_perf_ring.h"
 #include "rp_views.h"
@@ -165,34 +166,10 @@ static struct {
 	uint32_t stop_cur;
 } c;
 
-typedef struct cur {
-	const uint8_t *p;
-	size_t n, i;
-} cur;
-
-static uint8_t u8(cur *k)
-{
-	return k->i < k->n ? k->p[k->i++] : 0;
-}
-
-static uint8_t pat(uint32_t seq, uint32_t i)
-{
-	return (uint8_t)(seq * 151u + i * 29u + 7u);
-}
-
-static void sat_add(uint64_t *a, uint64_t v)
-{
-	*a = *a + v < *a ? UINT64_MAX : *a + v;
-}
-
 /* The body byte i the producer wrote for m. */
 static uint8_t exp_body(const mrec *m, uint32_t i)
 {
-	if (m->has_raw && i < 4)
-		return (uint8_t)(m->raw >> (8 * i));
-	if (m->lost_ok && i < 16)
-		return (uint8_t)((i < 8 ? (uint64_t)m->seq : m->lost) >> (8 * (i % 8)));
-	return pat(m->seq, i);
+	return fz_body_byte(m->seq, m->has_raw, m->raw, m->lost_ok, m->lost, i);
 }
 
 static void put8(uint64_t pos, uint8_t b)
@@ -285,9 +262,9 @@ static bool produce_one(uint8_t k, uint8_t v)
 	return true;
 }
 
-static void produce(cur *in)
+static void produce(fz_cur *in)
 {
-	const uint32_t n = 1u + u8(in) % 32u;
+	const uint32_t n = 1u + fz_u8(in) % 32u;
 	uint64_t head;
 	bool bad = false;
 
@@ -295,7 +272,7 @@ static void produce(cur *in)
 	if ((int64_t)(g.pg->data_tail - g.P) > 0)
 		g.P = g.pg->data_tail;
 	for (uint32_t i = 0; i < n; i++) {
-		const uint8_t k = u8(in), v = u8(in);
+		const uint8_t k = fz_u8(in), v = fz_u8(in);
 		if (bad)
 			continue;
 		if (produce_one(k, v) && g.nrecs - 1 == g.corr_at &&
@@ -497,7 +474,7 @@ static void count_consumed(uint32_t n, bool payload_api)
 		g.st.record_bytes += m->size;
 		g.st.payload_bytes += m->size - 8u;
 		if (m->lost_ok) {
-			sat_add(&g.st.lost, m->lost);
+			fz_sat_add(&g.st.lost, m->lost);
 			g.st.lost_records++;
 		} else if (payload_api && !c.have_other && !m->bpf) {
 			g.st.malformed++;
@@ -709,7 +686,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const names[11] = { "produce", "drain", "drain_batch", "drain_samples+other",
 		"drain_samples", "drain_payloads+other", "drain_payloads", "peek", "commit", "resync",
 		"bad-args" };
-	cur in = { data, size, 0 };
+	fz_cur in = { data, size, 0 };
 
 	if (size < 14)
 		return 0;
@@ -750,18 +727,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&g.st, 0, sizeof(g.st));
 
 	for (uint32_t ops = 0; ops < MAX_OPS && in.i < in.n; ops++) {
-		const uint8_t o = u8(&in) % 11u;
+		const uint8_t o = fz_u8(&in) % 11u;
 		const uint64_t pub_before = g.pg->data_tail;
 		switch (o) {
 		case 0: produce(&in); break;
-		case 1: { const uint8_t b = u8(&in), s = u8(&in); do_drain(A_DRAIN, false, b, s); break; }
-		case 2: { const uint8_t b = u8(&in), s = u8(&in); do_drain(A_BATCH, false, b, s); break; }
-		case 3: case 4: { const uint8_t b = u8(&in), s = u8(&in); do_drain(A_SAMPLES, o == 3, b, s); break; }
-		case 5: case 6: { const uint8_t b = u8(&in), s = u8(&in); do_drain(A_PAYLOADS, o == 5, b, s); break; }
-		case 7: do_peek(u8(&in)); break;
+		case 1: { const uint8_t b = fz_u8(&in), s = fz_u8(&in); do_drain(A_DRAIN, false, b, s); break; }
+		case 2: { const uint8_t b = fz_u8(&in), s = fz_u8(&in); do_drain(A_BATCH, false, b, s); break; }
+		case 3: case 4: { const uint8_t b = fz_u8(&in), s = fz_u8(&in); do_drain(A_SAMPLES, o == 3, b, s); break; }
+		case 5: case 6: { const uint8_t b = fz_u8(&in), s = fz_u8(&in); do_drain(A_PAYLOADS, o == 5, b, s); break; }
+		case 7: do_peek(fz_u8(&in)); break;
 		case 8: rp_perf_ring_commit(&g.r); g.pub = g.tail; break;
 		case 9: do_resync(); break;
-		default: do_bad_args(u8(&in)); break;
+		default: do_bad_args(fz_u8(&in)); break;
 		}
 		check_state(pub_before, names[o]);
 	}
