@@ -1,11 +1,17 @@
 /* What the adapter harnesses (perf_ring, perf_backward) share: the input
- * cursor and the bytes their model producers write into a record body. */
+ * cursor, the bytes their model producers write into a record body, and
+ * the in-memory ring they drain. */
 #ifndef FZ_MODEL_H
 #define FZ_MODEL_H
 
+#include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rp_perf_ring.h"
 
 /* The fuzz input, read one byte at a time (0 past its end). */
 typedef struct fz_cur {
@@ -35,6 +41,37 @@ static inline uint8_t fz_body_byte(uint32_t seq, bool has_raw, uint32_t raw, boo
 static inline void fz_sat_add(uint64_t *a, uint64_t v)
 {
 	*a = *a + v < *a ? UINT64_MAX : *a + v;
+}
+
+/* An in-memory perf ring of data size `size` (a power of two): one buffer of
+ * exactly control page + data (ASan sees any access past it), the data
+ * filled with `fill`, data_head = data_tail = t0, and *r as rp_perf_ring_map
+ * leaves it (no fd, nothing mapped: never unmap it).  Returns the buffer to
+ * free, NULL if out of memory. */
+static inline uint8_t *fz_mem_ring(rp_perf_ring *r, uint64_t size, uint64_t t0, uint8_t fill,
+                                   unsigned flags)
+{
+	const size_t ctl = sizeof(struct perf_event_mmap_page);
+	uint8_t *buf = malloc(ctl + size);
+	struct perf_event_mmap_page *pg = (struct perf_event_mmap_page *)buf;
+
+	if (!buf)
+		return NULL;
+	memset(buf, 0, ctl);
+	memset(buf + ctl, fill, size);
+	pg->data_offset = ctl;
+	pg->data_size = size;
+	pg->data_head = t0;
+	pg->data_tail = t0;
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	r->flags = flags;
+	r->base = buf;
+	r->map_len = ctl + size;
+	r->data.data = buf + ctl;
+	r->data.size = size;
+	r->tail = t0;
+	return buf;
 }
 
 #endif

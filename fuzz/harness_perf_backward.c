@@ -619,27 +619,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint64_t t0 = fz_le64(data + 5) & ~(uint64_t)7;
 	in.i = 14;
 
-	const size_t ctl = sizeof(struct perf_event_mmap_page);
-	g.buf = malloc(ctl + g.size);
-	if (!g.buf)
-		return 0;
-	memset(g.buf, 0, ctl);
-	memset(g.buf + ctl, data[13], g.size);
-	g.pg = (struct perf_event_mmap_page *)g.buf;
-	g.ring = g.buf + ctl;
-	g.pg->data_offset = ctl;
-	g.pg->data_size = g.size;
-	g.pg->data_head = t0;
-	g.pg->data_tail = t0;
 	/* what rp_perf_backward_map leaves (memset, then rp_perf_ring_map) */
 	memset(&g.r, 0, sizeof(g.r));
-	g.r.ring.fd = -1;
-	g.r.ring.flags = g.strict ? RP_STRICT : 0;
-	g.r.ring.base = g.buf;
-	g.r.ring.map_len = ctl + g.size;
-	g.r.ring.data.data = g.ring;
-	g.r.ring.data.size = g.size;
-	g.r.ring.tail = t0;
+	g.buf = fz_mem_ring(&g.r.ring, g.size, t0, data[13], g.strict ? RP_STRICT : 0);
+	if (!g.buf)
+		return 0;
+	g.pg = (struct perf_event_mmap_page *)g.buf;
+	g.ring = g.buf + sizeof(struct perf_event_mmap_page);
 	g.P = g.T = t0;
 	g.error = 0;
 	g.stopped_at = 0;

@@ -700,26 +700,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint64_t t0 = fz_le64(data + 5) & ~(uint64_t)7;
 	in.i = 14;
 
-	const size_t ctl = sizeof(struct perf_event_mmap_page);
-	g.buf = malloc(ctl + g.size);
+	g.buf = fz_mem_ring(&g.r, g.size, t0, data[13], g.strict ? RP_STRICT : 0);
 	if (!g.buf)
 		return 0;
-	memset(g.buf, 0, ctl);
-	memset(g.buf + ctl, data[13], g.size);
 	g.pg = (struct perf_event_mmap_page *)g.buf;
-	g.ring = g.buf + ctl;
-	g.pg->data_offset = ctl;
-	g.pg->data_size = g.size;
-	g.pg->data_head = t0;
-	g.pg->data_tail = t0;
-	memset(&g.r, 0, sizeof(g.r));
-	g.r.fd = -1;
-	g.r.flags = g.strict ? RP_STRICT : 0;
-	g.r.base = g.buf;
-	g.r.map_len = ctl + g.size;
-	g.r.data.data = g.ring;
-	g.r.data.size = g.size;
-	g.r.tail = t0;
+	g.ring = g.buf + sizeof(struct perf_event_mmap_page);
 	g.P = g.head = g.tail = g.pub = t0;
 	g.error = 0;
 	g.bad_seen = false;
