@@ -288,6 +288,12 @@ static uint32_t drain_want(const drain_run *d)
 	return want;
 }
 
+/* Records the next iterator run may take within max_records. */
+static uint32_t iter_budget(const drain_run *d)
+{
+	return d->max_records ? (uint32_t)(d->max_records - d->delivered) : UINT32_MAX;
+}
+
 /* The last batch took n records spanning bytes of the ring: size the next
  * one to span about RP_PERF_BATCH_BYTES (1 .. RP_PERF_BATCH records).
  * Measured, not derived: batches of 64 records of 272 bytes (17 KiB) made
@@ -324,93 +330,6 @@ static int drain_finish(const drain_run *d)
 	return d->result ? d->result : clamp_count(d->delivered);
 }
 
-/* The record-batch drain: the core's rp_ring_drain fills an array, fn gets
- * it whole. */
-static int drain_batch(rp_perf_ring *ring, rp_perf_batch_fn fn, void *ctx, uint32_t max_records)
-{
-	rp_record batch[RP_PERF_BATCH];
-	drain_run d;
-	int go = drain_start(&d, ring, fn != NULL, max_records);
-
-	if (go <= 0)
-		return go;
-	for (;;) {
-		uint32_t count = 0;
-		int r = 0;
-		const rp_status st = rp_ring_drain(&ring->data, d.head, &ring->tail, batch,
-		                                   drain_want(&d), &count);
-
-		if (count) {
-			drain_fit(&d, count, batch[count - 1].pos + batch[count - 1].size - batch[0].pos);
-			r = fn(ctx, batch, count);
-		}
-		rp_perf_stats_add(&ring->stats, batch, count);
-		/* A corruption after the batch counts (and resyncs, or stops a
-		 * strict ring) only once the callback consumed every record
-		 * before it; a callback that stops the drain leaves it to the
-		 * next drain, which then counts it once. */
-		if (drain_step(&d, count, r, r ? 1 : walk_on(ring, d.head, st)))
-			break;
-	}
-	return drain_finish(&d);
-}
-
-/* The per-record drain, on the core's iterator (rp_ring_iter_next): each
- * record goes to fn as soon as it is decoded (no array), so that the walk
- * and the callbacks overlap.  The records' bytes are counted from the
- * tail's move (the records chain), a LOST's count as it passes. */
-static int drain_records(rp_perf_ring *ring, rp_perf_ring_fn fn, void *ctx, uint32_t max_records)
-{
-	drain_run d;
-	int go = drain_start(&d, ring, fn != NULL, max_records);
-
-	if (go <= 0)
-		return go;
-	for (;;) {
-		const uint32_t budget = d.max_records ? (uint32_t)(d.max_records - d.delivered)
-		                                      : UINT32_MAX;
-		rp_ring_iter it;
-		rp_record rec;
-		rp_status st = RP_MORE;
-		uint32_t used = 0;
-		int r = 0;
-
-		const uint64_t start = ring->tail;
-
-		rp_ring_iter_init(&it, &ring->data, d.head, start);
-		while (used < budget) {
-			st = rp_ring_iter_next(&it, &rec);
-			if (st != RP_OK)
-				break;
-			used++;
-			if (rec.type == RP_RECORD_LOST)
-				stats_add_lost(&ring->stats, &rec);
-			r = fn(ctx, &rec);
-			if (r)
-				break;
-		}
-		ring->tail = it.tail;
-		stats_count(&ring->stats, used, it.tail - start);
-		/* as in drain_batch: a corruption counts once the records before
-		 * it are consumed; a stop by fn or the budget leaves it to later */
-		if (drain_step(&d, used, r, r || st == RP_OK ? 1 : walk_on(ring, d.head, st)))
-			break;
-	}
-	return drain_finish(&d);
-}
-
-int rp_perf_ring_drain(rp_perf_ring *ring, rp_perf_ring_fn fn, void *ctx,
-                       uint32_t max_records)
-{
-	return drain_records(ring, fn, ctx, max_records);
-}
-
-int rp_perf_ring_drain_batch(rp_perf_ring *ring, rp_perf_batch_fn fn, void *ctx,
-                             uint32_t max_records)
-{
-	return drain_batch(ring, fn, ctx, max_records);
-}
-
 /* The record at ring->tail that stopped a sample batch (RP_OTHER): read it
  * with rp_ring_next and hand it to other or, other NULL, skip it as the
  * payload APIs do (a LOST is counted by the stats like any other, anything
@@ -436,6 +355,107 @@ static int other_record(rp_perf_ring *ring, uint64_t head, rp_perf_ring_fn other
 	return 1;
 }
 
+/* The end of a run of n records (or samples) that stopped with the walk's
+ * status st and the callback's return r, shared by every delivery mode: a
+ * corruption counts (and resyncs, or stops a strict ring) only once the
+ * callback consumed every record before it; a stop by the callback or the
+ * budget leaves it to the next drain, which then counts it once.  A record
+ * of another kind that stopped a sample run (RP_OTHER) goes to other.  True
+ * if the drain stops here. */
+static inline bool run_end(drain_run *d, uint32_t n, int r, rp_status st, rp_perf_ring_fn other,
+                           void *ctx)
+{
+	uint32_t used;
+	int more = r || st == RP_OK ? 1 : walk_on(d->ring, d->head, st);
+
+	if (drain_step(d, n, r, more))
+		return true;
+	if (st != RP_OTHER)
+		return false;
+	more = other_record(d->ring, d->head, other, ctx, &used, &r);
+	return drain_step(d, used, r, more);
+}
+
+/* The record-batch drain: the core's rp_ring_drain fills an array, fn gets
+ * it whole. */
+static int drain_batch(rp_perf_ring *ring, rp_perf_batch_fn fn, void *ctx, uint32_t max_records)
+{
+	rp_record batch[RP_PERF_BATCH];
+	drain_run d;
+	int go = drain_start(&d, ring, fn != NULL, max_records);
+
+	if (go <= 0)
+		return go;
+	for (;;) {
+		uint32_t count = 0;
+		int r = 0;
+		const rp_status st = rp_ring_drain(&ring->data, d.head, &ring->tail, batch,
+		                                   drain_want(&d), &count);
+
+		if (count) {
+			drain_fit(&d, count, batch[count - 1].pos + batch[count - 1].size - batch[0].pos);
+			r = fn(ctx, batch, count);
+		}
+		rp_perf_stats_add(&ring->stats, batch, count);
+		if (run_end(&d, count, r, st, NULL, ctx))
+			break;
+	}
+	return drain_finish(&d);
+}
+
+/* The per-record drain, on the core's iterator (rp_ring_iter_next): each
+ * record goes to fn as soon as it is decoded (no array), so that the walk
+ * and the callbacks overlap.  The records' bytes are counted from the
+ * tail's move (the records chain), a LOST's count as it passes. */
+static int drain_records(rp_perf_ring *ring, rp_perf_ring_fn fn, void *ctx, uint32_t max_records)
+{
+	drain_run d;
+	int go = drain_start(&d, ring, fn != NULL, max_records);
+
+	if (go <= 0)
+		return go;
+	for (;;) {
+		const uint32_t budget = iter_budget(&d);
+		rp_ring_iter it;
+		rp_record rec;
+		rp_status st = RP_MORE;
+		uint32_t used = 0;
+		int r = 0;
+
+		const uint64_t start = ring->tail;
+
+		rp_ring_iter_init(&it, &ring->data, d.head, start);
+		while (used < budget) {
+			st = rp_ring_iter_next(&it, &rec);
+			if (st != RP_OK)
+				break;
+			used++;
+			if (rec.type == RP_RECORD_LOST)
+				stats_add_lost(&ring->stats, &rec);
+			r = fn(ctx, &rec);
+			if (r)
+				break;
+		}
+		ring->tail = it.tail;
+		stats_count(&ring->stats, used, it.tail - start);
+		if (run_end(&d, used, r, st, NULL, ctx))
+			break;
+	}
+	return drain_finish(&d);
+}
+
+int rp_perf_ring_drain(rp_perf_ring *ring, rp_perf_ring_fn fn, void *ctx,
+                       uint32_t max_records)
+{
+	return drain_records(ring, fn, ctx, max_records);
+}
+
+int rp_perf_ring_drain_batch(rp_perf_ring *ring, rp_perf_batch_fn fn, void *ctx,
+                             uint32_t max_records)
+{
+	return drain_batch(ring, fn, ctx, max_records);
+}
+
 /* The sample-batch drain: the core's fused batch fills an array, fn gets
  * it whole. */
 static int drain_samples(rp_perf_ring *ring, rp_perf_samples_fn fn, rp_perf_ring_fn other,
@@ -448,28 +468,18 @@ static int drain_samples(rp_perf_ring *ring, rp_perf_samples_fn fn, rp_perf_ring
 	if (go <= 0)
 		return go;
 	for (;;) {
-		uint32_t count = 0, used = 0;
+		uint32_t count = 0;
 		int r = 0;
 		const rp_status st = rp_ring_drain_bpf_output(&ring->data, d.head, &ring->tail,
 		                                              batch, drain_want(&d), &count);
-		int more;
 
 		if (count) {
 			drain_fit(&d, count, batch[count - 1].pos + batch[count - 1].size - batch[0].pos);
 			r = fn(ctx, batch, count);
-			used = count;
 		}
-		stats_add_samples(&ring->stats, batch, used);
-		/* the good samples before a corruption are delivered first; the
-		 * corruption counts only once they are consumed (as in drain) */
-		more = r ? 1 : walk_on(ring, d.head, st);
-		if (drain_step(&d, used, r, more))
+		stats_add_samples(&ring->stats, batch, count);
+		if (run_end(&d, count, r, st, other, ctx))
 			break;
-		if (st == RP_OTHER) {
-			more = other_record(ring, d.head, other, ctx, &used, &r);
-			if (drain_step(&d, used, r, more))
-				break;
-		}
 	}
 	return drain_finish(&d);
 }
@@ -487,16 +497,15 @@ static int drain_payloads(rp_perf_ring *ring, rp_perf_payload_fn fn, rp_perf_rin
 	if (go <= 0)
 		return go;
 	for (;;) {
-		const uint32_t budget = d.max_records ? (uint32_t)(d.max_records - d.delivered)
-		                                      : UINT32_MAX;
+		const uint32_t budget = iter_budget(&d);
 		const uint64_t start = ring->tail;
 		rp_ring_iter it;
 		rp_bpf_sample s;
 		rp_status st = RP_MORE;
 		uint32_t used = 0;
-		int r = 0, more;
+		int r = 0;
 
-		rp_ring_iter_init(&it, &ring->data, d.head, ring->tail);
+		rp_ring_iter_init(&it, &ring->data, d.head, start);
 		while (used < budget) {
 			st = rp_ring_iter_next_bpf(&it, &s);
 			if (st != RP_OK)
@@ -508,16 +517,8 @@ static int drain_payloads(rp_perf_ring *ring, rp_perf_payload_fn fn, rp_perf_rin
 		}
 		ring->tail = it.tail;
 		stats_count(&ring->stats, used, it.tail - start);
-		/* as in drain_samples: a corruption counts once the samples before
-		 * it are consumed; a stop by fn or the budget leaves it to later */
-		more = r || st == RP_OK ? 1 : walk_on(ring, d.head, st);
-		if (drain_step(&d, used, r, more))
+		if (run_end(&d, used, r, st, other, ctx))
 			break;
-		if (st == RP_OTHER) {
-			more = other_record(ring, d.head, other, ctx, &used, &r);
-			if (drain_step(&d, used, r, more))
-				break;
-		}
 	}
 	return drain_finish(&d);
 }
