@@ -1476,32 +1476,64 @@ static int rb_batch_fn(void *ctx, const rp_rb_record *recs, uint32_t n)
 	return 0;
 }
 
+/* Two BPF fixtures (64 KiB rings) and an empty set: what the set tests
+ * start from.  pair_open returns 0, or 1 once it reported a skip or a
+ * failure; pair_close frees what was made. */
+typedef struct set_pair {
+	fixture f, g;
+	bool f_open, g_open;
+	rp_bpf_ringbuf_set *set;
+} set_pair;
+
+static int pair_open(set_pair *p, tcase *t)
+{
+	int err;
+
+	memset(p, 0, sizeof *p);
+	err = fixture_open(&p->f, 64 * 1024);
+	if (bpf_refused) {
+		tskip(t, "bpf()", bpf_refused);
+		return 1;
+	}
+	CHECK(err == 0, "fixture: %s", rp_strerror(err));
+	p->f_open = true;
+	err = fixture_open(&p->g, 64 * 1024);
+	CHECK(err == 0, "fixture 2: %s", rp_strerror(err));
+	p->g_open = true;
+	CHECK(rp_bpf_ringbuf_set_new(&p->set) == 0, "set");
+	return 0;
+out:
+	return 1;
+}
+
+static void pair_close(set_pair *p)
+{
+	rp_bpf_ringbuf_set_free(p->set);
+	if (p->g_open)
+		fixture_close(&p->g);
+	if (p->f_open)
+		fixture_close(&p->f);
+}
+
 /* A callback's -42 comes out of set poll/consume (libbpf's
  * ring_buffer__poll does the same); the batch API makes one call per
  * batch; consume_n and consume_ring bound the work. */
 static void test_ringbuf_set_errors_and_batch(tcase *t)
 {
-	fixture f, g;
-	rp_bpf_ringbuf_set *set = NULL;
+	set_pair p;
 	rb_batches b = { 0, 0, 0, 0 };
-	int calls = 0, n, err = fixture_open(&f, 64 * 1024);
-	bool g_open = false;
-	if (bpf_refused) {
-		tskip(t, "bpf()", bpf_refused);
-		return;
-	}
-	CHECK(err == 0, "fixture: %s", rp_strerror(err));
-	err = fixture_open(&g, 64 * 1024);
-	CHECK(err == 0, "fixture 2: %s", rp_strerror(err));
-	g_open = true;
-	CHECK(rp_bpf_ringbuf_set_new(&set) == 0, "set");
-	CHECK(rp_bpf_ringbuf_set_add(set, f.rb_fd, fail42, &calls, 1u << 9) == -EINVAL,
+	int calls = 0, n;
+
+	if (pair_open(&p, t))
+		goto out;
+	rp_bpf_ringbuf_set *const set = p.set;
+	CHECK(rp_bpf_ringbuf_set_add(set, p.f.rb_fd, fail42, &calls, 1u << 9) == -EINVAL,
 	      "unknown flag bit accepted");
-	CHECK(rp_bpf_ringbuf_set_add(set, f.rb_fd, fail42, &calls, RP_PERF_OVERWRITE) == -EINVAL,
+	CHECK(rp_bpf_ringbuf_set_add(set, p.f.rb_fd, fail42, &calls, RP_PERF_OVERWRITE) == -EINVAL,
 	      "perf-only flag accepted");
-	CHECK(rp_bpf_ringbuf_set_add(set, f.rb_fd, fail42, &calls, 0) == 0, "add 0");
-	CHECK(rp_bpf_ringbuf_set_add_batch(set, g.rb_fd, rb_batch_fn, &b, RP_STRICT) == 1, "add 1");
-	CHECK(fixture_run(f.prog_rb, 4, -1) == 0 && fixture_run(g.prog_rb, 200, -1) == 0, "run");
+	CHECK(rp_bpf_ringbuf_set_add(set, p.f.rb_fd, fail42, &calls, 0) == 0, "add 0");
+	CHECK(rp_bpf_ringbuf_set_add_batch(set, p.g.rb_fd, rb_batch_fn, &b, RP_STRICT) == 1, "add 1");
+	CHECK(fixture_run(p.f.prog_rb, 4, -1) == 0 && fixture_run(p.g.prog_rb, 200, -1) == 0, "run");
 	n = rp_bpf_ringbuf_set_consume(set);
 	CHECK(n == -42 && calls == 1, "callback -42: consume gave %d after %d calls", n, calls);
 	CHECK(rp_bpf_ringbuf_avail(rp_bpf_ringbuf_set_ring(set, 0)) > 0, "ring 0 had more");
@@ -1514,10 +1546,7 @@ static void test_ringbuf_set_errors_and_batch(tcase *t)
 	CHECK(rp_bpf_ringbuf_set_error(set, 1) == 0 && rp_bpf_ringbuf_set_error(set, 2) == -EINVAL,
 	      "ring errors");
 out:
-	rp_bpf_ringbuf_set_free(set);
-	if (g_open)
-		fixture_close(&g);
-	fixture_close(&f);
+	pair_close(&p);
 }
 
 static int count_fn(void *ctx, const void *data, uint32_t len)
@@ -1541,23 +1570,16 @@ static int stop_fn(void *ctx, const void *data, uint32_t len)
  * the next call and nothing is lost. */
 static void test_ringbuf_set_stop(tcase *t)
 {
-	fixture f, g;
-	rp_bpf_ringbuf_set *set = NULL;
+	set_pair p;
 	rp_bpf_ringbuf_stats s0, s1;
-	int a = 0, b = 0, total = 0, n, err = fixture_open(&f, 64 * 1024);
-	bool g_open = false;
-	if (bpf_refused) {
-		tskip(t, "bpf()", bpf_refused);
-		return;
-	}
-	CHECK(err == 0, "fixture: %s", rp_strerror(err));
-	err = fixture_open(&g, 64 * 1024);
-	CHECK(err == 0, "fixture 2: %s", rp_strerror(err));
-	g_open = true;
-	CHECK(rp_bpf_ringbuf_set_new(&set) == 0, "set");
-	CHECK(rp_bpf_ringbuf_set_add(set, f.rb_fd, stop_fn, &a, 0) == 0, "add 0");
-	CHECK(rp_bpf_ringbuf_set_add(set, g.rb_fd, stop_fn, &b, 0) == 1, "add 1");
-	CHECK(fixture_run(f.prog_rb, 8, -1) == 0 && fixture_run(g.prog_rb, 8, -1) == 0, "run");
+	int a = 0, b = 0, total = 0, n;
+
+	if (pair_open(&p, t))
+		goto out;
+	rp_bpf_ringbuf_set *const set = p.set;
+	CHECK(rp_bpf_ringbuf_set_add(set, p.f.rb_fd, stop_fn, &a, 0) == 0, "add 0");
+	CHECK(rp_bpf_ringbuf_set_add(set, p.g.rb_fd, stop_fn, &b, 0) == 1, "add 1");
+	CHECK(fixture_run(p.f.prog_rb, 8, -1) == 0 && fixture_run(p.g.prog_rb, 8, -1) == 0, "run");
 	/* consume, poll and consume_n in turn: each delivers one record */
 	for (int i = 0; i < 100; i++) {
 		n = i % 3 == 0 ? rp_bpf_ringbuf_set_consume(set)
@@ -1577,10 +1599,7 @@ static void test_ringbuf_set_stop(tcase *t)
 	      "every record once: %d + %d, stats %llu + %llu", a, b,
 	      (unsigned long long)s0.records, (unsigned long long)s1.records);
 out:
-	rp_bpf_ringbuf_set_free(set);
-	if (g_open)
-		fixture_close(&g);
-	fixture_close(&f);
+	pair_close(&p);
 }
 
 /* Strict rings in a set: a ring whose walk fails (here its consumer
@@ -1589,22 +1608,15 @@ out:
  * lets it go on. */
 static void test_ringbuf_strict_set(tcase *t)
 {
-	fixture f, g;
-	rp_bpf_ringbuf_set *set = NULL;
-	int a = 0, b = 0, n, err = fixture_open(&f, 64 * 1024);
-	bool g_open = false;
-	if (bpf_refused) {
-		tskip(t, "bpf()", bpf_refused);
-		return;
-	}
-	CHECK(err == 0, "fixture: %s", rp_strerror(err));
-	err = fixture_open(&g, 64 * 1024);
-	CHECK(err == 0, "fixture 2: %s", rp_strerror(err));
-	g_open = true;
-	CHECK(rp_bpf_ringbuf_set_new(&set) == 0, "set");
-	CHECK(rp_bpf_ringbuf_set_add(set, f.rb_fd, count_fn, &a, RP_STRICT) == 0, "add 0");
-	CHECK(rp_bpf_ringbuf_set_add(set, g.rb_fd, count_fn, &b, RP_STRICT) == 1, "add 1");
-	CHECK(fixture_run(f.prog_rb, 8, -1) == 0 && fixture_run(g.prog_rb, 8, -1) == 0, "run");
+	set_pair p;
+	int a = 0, b = 0, n;
+
+	if (pair_open(&p, t))
+		goto out;
+	rp_bpf_ringbuf_set *const set = p.set;
+	CHECK(rp_bpf_ringbuf_set_add(set, p.f.rb_fd, count_fn, &a, RP_STRICT) == 0, "add 0");
+	CHECK(rp_bpf_ringbuf_set_add(set, p.g.rb_fd, count_fn, &b, RP_STRICT) == 1, "add 1");
+	CHECK(fixture_run(p.f.prog_rb, 8, -1) == 0 && fixture_run(p.g.prog_rb, 8, -1) == 0, "run");
 	rp_bpf_ringbuf_set_ring(set, 0)->consumer += 4;
 	n = rp_bpf_ringbuf_set_consume(set);
 	CHECK(n == RP_E_RB_ALIGN && rp_bpf_ringbuf_set_error(set, 0) == RP_E_RB_ALIGN &&
@@ -1612,18 +1624,15 @@ static void test_ringbuf_strict_set(tcase *t)
 	      rp_bpf_ringbuf_set_error(set, 0), rp_bpf_ringbuf_set_error(set, 1));
 	CHECK(a == 0 && b > 0, "delivered %d + %d", a, b);
 	const int b1 = b;
-	CHECK(fixture_run(g.prog_rb, 8, -1) == 0, "run");
+	CHECK(fixture_run(p.g.prog_rb, 8, -1) == 0, "run");
 	n = rp_bpf_ringbuf_set_consume(set);
 	CHECK(n == RP_E_RB_ALIGN && b > b1 && a == 0, "stopped ring: %d, other ring %d", n, b - b1);
 	CHECK(rp_bpf_ringbuf_set_resync(set, 0) == 0 && rp_bpf_ringbuf_set_error(set, 0) == 0, "resync");
-	CHECK(fixture_run(f.prog_rb, 8, -1) == 0, "run");
+	CHECK(fixture_run(p.f.prog_rb, 8, -1) == 0, "run");
 	n = rp_bpf_ringbuf_set_consume(set);
 	CHECK(n > 0 && a == n, "after resync: %d, ring 0 got %d", n, a);
 out:
-	rp_bpf_ringbuf_set_free(set);
-	if (g_open)
-		fixture_close(&g);
-	fixture_close(&f);
+	pair_close(&p);
 }
 
 int main(int argc, char **argv)
