@@ -1,50 +1,28 @@
+/* One BPF ring buffer, walked: the consumer and producer positions, the
+ * per-record and batch walks over the core's iterator, the corruption
+ * policy (default resync, RP_STRICT stop), discards, budgets and stats.
+ * No system call and no libbpf: the ring is whatever memory
+ * rp_bpf_ringbuf_bind_pages was given (rp_bpf_ringbuf_map.c maps a map fd
+ * and binds it; the fuzz harness binds an in-memory ring). */
 #include "rp_bpf_ringbuf.h"
+#include "rp_bpf_ringbuf_int.h"
 #include "rp_adapter_int.h"
 
-#include <bpf/bpf.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <linux/bpf.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
-#define RP_RB_BATCH 64
-
-static int ringbuf_map(rp_bpf_ringbuf *rb, int map_fd, rp_bpf_ringbuf_fn fn,
-                       rp_bpf_ringbuf_batch_fn batch_fn, void *ctx, unsigned flags)
+void rp_bpf_ringbuf_bind_pages(rp_bpf_ringbuf *rb, int map_fd, void *cons_page, void *prod_map,
+                               size_t page, uint64_t size, rp_bpf_ringbuf_fn fn,
+                               rp_bpf_ringbuf_batch_fn batch_fn, void *ctx, unsigned flags)
 {
-	if (!rb)
-		return -EINVAL;
 	memset(rb, 0, sizeof *rb);
-	if ((!fn && !batch_fn) || (flags & ~(unsigned)RP_BPF_RINGBUF_FLAGS))
-		return -EINVAL;
-	uint64_t size;
-	size_t page;
-	const int rc = rp_bpf_ring_map_check(map_fd, BPF_MAP_TYPE_RINGBUF, RP_E_RB_MAP_TYPE,
-	                                     RP_E_RB_MAP_SIZE, &size, &page);
-	if (rc)
-		return rc;
-
-	void *cons = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, map_fd, 0);
-	if (cons == MAP_FAILED)
-		return -errno;
-	const size_t prod_len = (size_t)page + 2 * (size_t)size;
-	void *prod = mmap(NULL, prod_len, PROT_READ, MAP_SHARED, map_fd, (off_t)page);
-	if (prod == MAP_FAILED) {
-		int err = -errno;
-		munmap(cons, (size_t)page);
-		return err;
-	}
 	rb->map_fd = map_fd;
 	rb->flags = flags;
-	rb->page_size = (size_t)page;
-	rb->cons_page = cons;
-	rb->prod_map = prod;
-	rb->prod_len = prod_len;
-	rb->data.data = (const uint8_t *)prod + page;
+	rb->page_size = page;
+	rb->cons_page = cons_page;
+	rb->prod_map = prod_map;
+	rb->prod_len = page + 2 * (size_t)size;
+	rb->data.data = (const uint8_t *)prod_map + page;
 	rb->data.size = size;
 	rb->fn = fn;
 	rb->batch_fn = batch_fn;
@@ -52,32 +30,6 @@ static int ringbuf_map(rp_bpf_ringbuf *rb, int map_fd, rp_bpf_ringbuf_fn fn,
 	/* the walk starts on the record grid even if a previous consumer left
 	 * consumer_pos misaligned */
 	rb->consumer = rp_bpf_ringbuf_consumer(rb) & ~(uint64_t)7;
-	return 0;
-}
-
-int rp_bpf_ringbuf_map(rp_bpf_ringbuf *rb, int map_fd, rp_bpf_ringbuf_fn fn, void *ctx,
-                       unsigned flags)
-{
-	return ringbuf_map(rb, map_fd, fn, NULL, ctx, flags);
-}
-
-int rp_bpf_ringbuf_map_batch(rp_bpf_ringbuf *rb, int map_fd, rp_bpf_ringbuf_batch_fn fn,
-                             void *ctx, unsigned flags)
-{
-	return ringbuf_map(rb, map_fd, NULL, fn, ctx, flags);
-}
-
-void rp_bpf_ringbuf_unmap(rp_bpf_ringbuf *rb)
-{
-	if (!rb)
-		return;
-	if (rb->prod_map)
-		munmap(rb->prod_map, rb->prod_len);
-	if (rb->cons_page)
-		munmap(rb->cons_page, rb->page_size);
-	rb->prod_map = NULL;
-	rb->cons_page = NULL;
-	rb->data.data = NULL;
 }
 
 uint64_t rp_bpf_ringbuf_producer(const rp_bpf_ringbuf *rb)
@@ -245,9 +197,9 @@ static void walk_batch(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t want, rb_
 		w->r = rb->batch_fn(rb->ctx, recs, n);
 }
 
-/* rp_bpf_ringbuf_consume; *stopped tells a set whether a callback asked to
- * stop (a positive return, which the count alone cannot say). */
-static int consume(rp_bpf_ringbuf *rb, uint32_t max_records, bool *stopped)
+/* rp_bpf_ringbuf_consume, telling whether a callback stopped the walk
+ * (rp_bpf_ringbuf_int.h). */
+int rp_bpf_ringbuf_consume_stopped(rp_bpf_ringbuf *rb, uint32_t max_records, bool *stopped)
 {
 	uint64_t delivered = 0;
 
@@ -307,196 +259,9 @@ static int consume(rp_bpf_ringbuf *rb, uint32_t max_records, bool *stopped)
 	return delivered > INT32_MAX ? INT32_MAX : (int)delivered;
 }
 
-struct rp_bpf_ringbuf_set {
-	int epfd;
-	uint32_t count;
-	uint32_t cap;
-	rp_bpf_ringbuf **rings;
-};
-
-int rp_bpf_ringbuf_set_new(rp_bpf_ringbuf_set **out)
-{
-	if (!out)
-		return -EINVAL;
-	*out = NULL;
-	rp_bpf_ringbuf_set *set = calloc(1, sizeof *set);
-	if (!set)
-		return -ENOMEM;
-	set->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (set->epfd < 0) {
-		int err = -errno;
-		free(set);
-		return err;
-	}
-	*out = set;
-	return 0;
-}
-
-static int set_add(rp_bpf_ringbuf_set *set, int map_fd, rp_bpf_ringbuf_fn fn,
-                   rp_bpf_ringbuf_batch_fn batch_fn, void *ctx, unsigned flags)
-{
-	if (!set)
-		return -EINVAL;
-	if (set->count == set->cap) {
-		const uint32_t cap = set->cap ? 2 * set->cap : 4;
-		rp_bpf_ringbuf **r = realloc(set->rings, cap * sizeof *r);
-		if (!r)
-			return -ENOMEM;
-		set->rings = r;
-		set->cap = cap;
-	}
-	rp_bpf_ringbuf *rb = calloc(1, sizeof *rb);
-	if (!rb)
-		return -ENOMEM;
-	int err = ringbuf_map(rb, map_fd, fn, batch_fn, ctx, flags);
-	if (err) {
-		free(rb);
-		return err;
-	}
-	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = set->count };
-	if (epoll_ctl(set->epfd, EPOLL_CTL_ADD, map_fd, &ev) < 0) {
-		err = -errno;
-		rp_bpf_ringbuf_unmap(rb);
-		free(rb);
-		return err;
-	}
-	set->rings[set->count] = rb;
-	return (int)set->count++;
-}
-
-int rp_bpf_ringbuf_set_add(rp_bpf_ringbuf_set *set, int map_fd, rp_bpf_ringbuf_fn fn,
-                           void *ctx, unsigned flags)
-{
-	return set_add(set, map_fd, fn, NULL, ctx, flags);
-}
-
-int rp_bpf_ringbuf_set_add_batch(rp_bpf_ringbuf_set *set, int map_fd,
-                                 rp_bpf_ringbuf_batch_fn fn, void *ctx, unsigned flags)
-{
-	return set_add(set, map_fd, NULL, fn, ctx, flags);
-}
-
-/* Drain the rings in order, at most limit records in all (0 = no limit).
- * A strict ring's error does not stop the others; a callback's stop does
- * (the rings after it are left to the next call: their fds stay readable). */
-static int set_drain(rp_bpf_ringbuf_set *set, uint32_t limit)
-{
-	uint64_t total = 0;
-	int first_err = 0;
-
-	if (!set)
-		return -EINVAL;
-	for (uint32_t i = 0; i < set->count; i++) {
-		rp_bpf_ringbuf *rb = set->rings[i];
-		uint32_t want = limit ? limit - (uint32_t)total : 0;
-		bool stopped;
-		if (limit && want == 0)
-			break;
-		int n = consume(rb, want, &stopped);
-		if (stopped && n < 0)
-			return n; /* the callback's error */
-		if (n >= 0)
-			total += (uint64_t)n;
-		else if (!first_err)
-			first_err = n; /* strict ring stopped: the others go on */
-		if (stopped)
-			break;
-	}
-	if (first_err)
-		return first_err;
-	return total > INT32_MAX ? INT32_MAX : (int)total;
-}
-
 int rp_bpf_ringbuf_consume(rp_bpf_ringbuf *rb, uint32_t max_records)
 {
 	bool stopped;
 
-	return consume(rb, max_records, &stopped);
-}
-
-int rp_bpf_ringbuf_set_consume(rp_bpf_ringbuf_set *set)
-{
-	return set_drain(set, 0);
-}
-
-int rp_bpf_ringbuf_set_consume_n(rp_bpf_ringbuf_set *set, uint32_t n)
-{
-	if (n == 0)
-		return 0;
-	return set_drain(set, n);
-}
-
-int rp_bpf_ringbuf_set_consume_ring(rp_bpf_ringbuf_set *set, uint32_t idx, uint32_t n)
-{
-	if (!set || idx >= set->count)
-		return -EINVAL;
-	return rp_bpf_ringbuf_consume(set->rings[idx], n);
-}
-
-rp_bpf_ringbuf *rp_bpf_ringbuf_set_ring(rp_bpf_ringbuf_set *set, uint32_t idx)
-{
-	return set && idx < set->count ? set->rings[idx] : NULL;
-}
-
-int rp_bpf_ringbuf_set_error(const rp_bpf_ringbuf_set *set, uint32_t idx)
-{
-	if (!set || idx >= set->count)
-		return -EINVAL;
-	return set->rings[idx]->error;
-}
-
-int rp_bpf_ringbuf_set_resync(rp_bpf_ringbuf_set *set, uint32_t idx)
-{
-	if (!set || idx >= set->count)
-		return -EINVAL;
-	return rp_bpf_ringbuf_resync(set->rings[idx]);
-}
-
-int rp_bpf_ringbuf_set_poll(rp_bpf_ringbuf_set *set, int timeout_ms)
-{
-	struct epoll_event evs[16];
-
-	if (!set)
-		return -EINVAL;
-	const int n = epoll_wait(set->epfd, evs, 16, timeout_ms);
-	if (n < 0)
-		return -errno; /* -EINTR included, as libbpf and rp_perf_buffer_poll */
-	if (n == 0)
-		return 0;
-	/* A commit wakes the consumer only if it had caught up: drain every ring
-	 * fully, not only the ones reported ready. */
-	return set_drain(set, 0);
-}
-
-int rp_bpf_ringbuf_set_epoll_fd(const rp_bpf_ringbuf_set *set)
-{
-	return set ? set->epfd : -EINVAL;
-}
-
-uint32_t rp_bpf_ringbuf_set_count(const rp_bpf_ringbuf_set *set)
-{
-	return set ? set->count : 0;
-}
-
-int rp_bpf_ringbuf_set_stats(const rp_bpf_ringbuf_set *set, uint32_t idx,
-                         rp_bpf_ringbuf_stats *out)
-{
-	if (!set || !out || idx >= set->count)
-		return -EINVAL;
-	*out = set->rings[idx]->stats;
-	return 0;
-}
-
-void rp_bpf_ringbuf_set_free(rp_bpf_ringbuf_set *set)
-{
-	if (!set)
-		return;
-	for (uint32_t i = 0; i < set->count; i++) {
-		rp_bpf_ringbuf_unmap(set->rings[i]);
-		free(set->rings[i]);
-	}
-	free(set->rings);
-	if (set->epfd >= 0)
-		close(set->epfd);
-	free(set);
+	return rp_bpf_ringbuf_consume_stopped(rb, max_records, &stopped);
 }
