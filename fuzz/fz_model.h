@@ -1,6 +1,7 @@
-/* What the adapter harnesses (perf_ring, perf_backward) share: the input
- * cursor, the bytes their model producers write into a record body, and
- * the in-memory ring they drain. */
+/* What the adapter harnesses (perf_ring, perf_backward, ringbuf_adapter)
+ * share: the input cursor, the bytes their model producers write into a
+ * record body, and the in-memory rings they drain (a perf ring; a BPF ring
+ * buffer with its consumer and producer pages and doubly mapped data). */
 #ifndef FZ_MODEL_H
 #define FZ_MODEL_H
 
@@ -11,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sanitizer/asan_interface.h>
+
+#include "rp_bpf_ringbuf_int.h"
 #include "rp_perf_ring.h"
 
 /* The fuzz input, read one byte at a time (0 past its end). */
@@ -72,6 +76,73 @@ static inline uint8_t *fz_mem_ring(rp_perf_ring *r, uint64_t size, uint64_t t0, 
 	r->data.size = size;
 	r->tail = t0;
 	return buf;
+}
+
+/* An in-memory BPF ring buffer laid out as the kernel maps it: a consumer
+ * page (consumer_pos first) and a producer page (producer_pos first)
+ * followed by the data area of `size` bytes (a power of two) twice in a
+ * row.  Each part is its own allocation of exactly its size, and the bytes
+ * of the two pages after their u64 position are poisoned (ASan, when the
+ * harness is built with it), so that any access outside the positions and
+ * the two copies is reported.  The model producer writes every data byte
+ * into both copies (fz_rb_put8).  consumer_pos = producer_pos = c0 (c0 may
+ * be misaligned: a previous consumer's), the data filled with `fill`, and
+ * *rb bound by rp_bpf_ringbuf_bind_pages as rp_bpf_ringbuf_map leaves it
+ * (no fd, nothing mapped: never unmap it; free with fz_mem_ringbuf_free). */
+#define FZ_RB_PAGE 4096u
+
+typedef struct fz_mem_ringbuf {
+	uint8_t *cons; /* FZ_RB_PAGE bytes: consumer_pos, then poisoned */
+	uint8_t *prod; /* FZ_RB_PAGE + 2 * size: producer_pos, poisoned, the data twice */
+	uint8_t *data; /* prod + FZ_RB_PAGE */
+	uint64_t size;
+} fz_mem_ringbuf;
+
+static inline void fz_mem_ringbuf_free(fz_mem_ringbuf *m)
+{
+	if (m->cons) {
+		ASAN_UNPOISON_MEMORY_REGION(m->cons, FZ_RB_PAGE);
+		free(m->cons);
+	}
+	if (m->prod) {
+		ASAN_UNPOISON_MEMORY_REGION(m->prod, FZ_RB_PAGE);
+		free(m->prod);
+	}
+	memset(m, 0, sizeof(*m));
+}
+
+static inline bool fz_mem_ringbuf_new(fz_mem_ringbuf *m, rp_bpf_ringbuf *rb, uint64_t size, uint64_t c0,
+                                      uint8_t fill, rp_bpf_ringbuf_fn fn, rp_bpf_ringbuf_batch_fn batch_fn,
+                                      unsigned flags)
+{
+	const uint64_t p0 = c0 & ~(uint64_t)7;
+
+	memset(m, 0, sizeof(*m));
+	m->size = size;
+	m->cons = malloc(FZ_RB_PAGE);
+	m->prod = malloc(FZ_RB_PAGE + 2 * size);
+	if (!m->cons || !m->prod) {
+		fz_mem_ringbuf_free(m);
+		return false;
+	}
+	m->data = m->prod + FZ_RB_PAGE;
+	memset(m->cons, 0, FZ_RB_PAGE);
+	memset(m->prod, 0, FZ_RB_PAGE);
+	memset(m->data, fill, 2 * size);
+	memcpy(m->cons, &c0, sizeof(c0));
+	memcpy(m->prod, &p0, sizeof(p0));
+	ASAN_POISON_MEMORY_REGION(m->cons + 8, FZ_RB_PAGE - 8);
+	ASAN_POISON_MEMORY_REGION(m->prod + 8, FZ_RB_PAGE - 8);
+	rp_bpf_ringbuf_bind_pages(rb, -1, m->cons, m->prod, FZ_RB_PAGE, size, fn, batch_fn, NULL, flags);
+	return true;
+}
+
+/* Byte pos (a free-running position) of the data area, in both copies. */
+static inline void fz_rb_put8(fz_mem_ringbuf *m, uint64_t pos, uint8_t b)
+{
+	const uint64_t off = pos & (m->size - 1);
+	m->data[off] = b;
+	m->data[m->size + off] = b;
 }
 
 #endif
