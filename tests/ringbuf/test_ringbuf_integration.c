@@ -489,34 +489,57 @@ static int backward_event_bind(fixture *f, int cpu, int ev_fd, tcase *t)
 	return 0;
 }
 
-typedef struct ow_fixture {
+/* The event of backward_event_open, mapped as one of the two backward ring
+ * kinds and bound in the program's map: an overwrite (read-only) ring of
+ * 16 KiB, 512 records of 32 bytes; or a writable write_backward ring of one
+ * data page (4096 bytes). */
+typedef enum { BW_OVERWRITE, BW_WRITABLE } bw_kind;
+
+typedef struct bw_fixture {
 	fixture f;
 	int cpu;
 	int ev_fd;
-	rp_perf_overwrite_ring ow;
+	bw_kind kind;
 	bool mapped;
-} ow_fixture;
+	rp_perf_overwrite_ring ow; /* BW_OVERWRITE */
+	rp_perf_backward_ring bw;  /* BW_WRITABLE */
+} bw_fixture;
 
-static int ow_open(ow_fixture *o, tcase *t)
+static int bw_open(bw_fixture *o, bw_kind kind, tcase *t)
 {
 	memset(o, 0, sizeof *o);
 	o->ev_fd = -1;
+	o->kind = kind;
 	int err = backward_event_open(&o->f, &o->cpu, &o->ev_fd, t);
 	if (err)
 		return err;
-	err = rp_perf_overwrite_map(&o->ow, o->ev_fd, 4); /* 16 KiB: 512 records of 32 bytes */
+	if (kind == BW_OVERWRITE) {
+		err = rp_perf_overwrite_map(&o->ow, o->ev_fd, 4);
+	} else {
+		err = rp_perf_backward_map(&o->bw, o->ev_fd, 1, 0);
+		if (refused(err)) {
+			tskip(t, "writable mmap of a write_backward ring", err);
+			return 1;
+		}
+	}
 	if (err) {
-		tfail(t, __LINE__, "rp_perf_overwrite_map: %s", rp_strerror(err));
+		tfail(t, __LINE__, "map: %s", rp_strerror(err));
 		return 1;
 	}
 	o->mapped = true;
+	if (kind == BW_WRITABLE && o->bw.ring.data.size != 4096) {
+		tfail(t, __LINE__, "data size %llu", (unsigned long long)o->bw.ring.data.size);
+		return 1;
+	}
 	return backward_event_bind(&o->f, o->cpu, o->ev_fd, t);
 }
 
-static void ow_close(ow_fixture *o)
+static void bw_close(bw_fixture *o)
 {
-	if (o->mapped)
+	if (o->mapped && o->kind == BW_OVERWRITE)
 		rp_perf_overwrite_unmap(&o->ow);
+	if (o->mapped && o->kind == BW_WRITABLE)
+		rp_perf_backward_unmap(&o->bw);
 	if (o->ev_fd >= 0)
 		close(o->ev_fd);
 	fixture_close(&o->f);
@@ -575,12 +598,12 @@ static bool ow_oldest(const ow_collect *c, uint64_t *seq, uint64_t *lost)
 
 static void test_overwrite_phases(tcase *t)
 {
-	ow_fixture o;
+	bw_fixture o;
 	static ow_collect c;
 	rp_perf_overwrite_report rep;
 	struct rbt_ctl ctl;
 	char why[256];
-	if (ow_open(&o, t))
+	if (bw_open(&o, BW_OVERWRITE, t))
 		goto out;
 
 	/* A: 100 records, all readable, newest first */
@@ -657,13 +680,13 @@ static void test_overwrite_phases(tcase *t)
 	CHECK(rep.lost == 50 && rep.overwritten_bytes == 0, "C: report lost %llu over %llu",
 	      (unsigned long long)rep.lost, (unsigned long long)rep.overwritten_bytes);
 out:
-	ow_close(&o);
+	bw_close(&o);
 }
 
 /* D: a producer keeps writing while the reader takes snapshots. */
 static void test_overwrite_concurrent(tcase *t)
 {
-	ow_fixture o;
+	bw_fixture o;
 	static ow_collect c;
 	rp_perf_overwrite_report rep;
 	struct rbt_ctl ctl;
@@ -672,7 +695,7 @@ static void test_overwrite_concurrent(tcase *t)
 	int reads = 0, reads_over = 0;
 	bool have_prev = false;
 	uint64_t prev_newest = 0;
-	if (ow_open(&o, t))
+	if (bw_open(&o, BW_OVERWRITE, t))
 		goto out;
 
 	producer_arg a = { .prog_fd = o.f.prog_perf, .per_run = 20, .runs = 2000, .cpu = o.cpu,
@@ -760,7 +783,7 @@ static void test_overwrite_concurrent(tcase *t)
 		CHECK(samples + over / 24 >= ctl.perf_ok - ctl.perf_ok / 1000, "accounting far off");
 	}
 out:
-	ow_close(&o);
+	bw_close(&o);
 }
 
 /* ---- backward non-overwrite perf ring (write_backward, writable) ------ */
@@ -875,49 +898,6 @@ static bool bw_exactly_once(const bw_collect *c, uint64_t total, char *why, size
 	return true;
 }
 
-typedef struct bw_fixture {
-	fixture f;
-	int cpu;
-	int ev_fd;
-	rp_perf_backward_ring bw;
-	bool mapped;
-} bw_fixture;
-
-/* A write_backward BPF-output event on the first online CPU, mapped
- * writable with one data page (4096 bytes: the test records are 32 bytes). */
-static int bw_open(bw_fixture *o, tcase *t)
-{
-	memset(o, 0, sizeof *o);
-	o->ev_fd = -1;
-	int err = backward_event_open(&o->f, &o->cpu, &o->ev_fd, t);
-	if (err)
-		return err;
-	err = rp_perf_backward_map(&o->bw, o->ev_fd, 1, 0);
-	if (refused(err)) {
-		tskip(t, "writable mmap of a write_backward ring", err);
-		return 1;
-	}
-	if (err) {
-		tfail(t, __LINE__, "rp_perf_backward_map: %s", rp_strerror(err));
-		return 1;
-	}
-	o->mapped = true;
-	if (o->bw.ring.data.size != 4096) {
-		tfail(t, __LINE__, "data size %llu", (unsigned long long)o->bw.ring.data.size);
-		return 1;
-	}
-	return backward_event_bind(&o->f, o->cpu, o->ev_fd, t);
-}
-
-static void bw_close(bw_fixture *o)
-{
-	if (o->mapped)
-		rp_perf_backward_unmap(&o->bw);
-	if (o->ev_fd >= 0)
-		close(o->ev_fd);
-	fixture_close(&o->f);
-}
-
 /* (a) N records round trip, newest first; head goes down; tail follows. */
 static void test_bwrw_roundtrip(tcase *t)
 {
@@ -925,7 +905,7 @@ static void test_bwrw_roundtrip(tcase *t)
 	static bw_collect c;
 	struct rbt_ctl ctl;
 	char why[256];
-	if (bw_open(&o, t))
+	if (bw_open(&o, BW_WRITABLE, t))
 		goto out;
 	memset(&c, 0, sizeof c);
 	const rp_perf_ring *pr = &o.bw.ring;
@@ -974,7 +954,7 @@ static void test_bwrw_bad_head(tcase *t)
 	static bw_collect c;
 	char why[256];
 	int n;
-	if (bw_open(&o, t))
+	if (bw_open(&o, BW_WRITABLE, t))
 		goto out;
 	memset(&c, 0, sizeof c);
 	const rp_perf_ring *pr = &o.bw.ring;
@@ -1013,7 +993,7 @@ static void test_bwrw_full(tcase *t)
 	static bw_collect c;
 	struct rbt_ctl ctl;
 	char why[256];
-	if (bw_open(&o, t))
+	if (bw_open(&o, BW_WRITABLE, t))
 		goto out;
 	memset(&c, 0, sizeof c);
 	const rp_perf_ring *pr = &o.bw.ring;
@@ -1083,7 +1063,7 @@ static void test_bwrw_stop(tcase *t)
 	bw_fixture o;
 	static bw_collect c;
 	char why[256];
-	if (bw_open(&o, t))
+	if (bw_open(&o, BW_WRITABLE, t))
 		goto out;
 	memset(&c, 0, sizeof c);
 	const rp_perf_ring *pr = &o.bw.ring;
@@ -1325,7 +1305,7 @@ static void test_bwrw_concurrent(tcase *t)
 	static bw_conc c;
 	struct rbt_ctl ctl;
 	int drains = 0, stops = 0;
-	if (bw_open(&o, t))
+	if (bw_open(&o, BW_WRITABLE, t))
 		goto out;
 	memset(&c, 0, sizeof c);
 	producer_arg a = { .prog_fd = o.f.prog_perf, .per_run = 20, .runs = 600, .cpu = o.cpu,
