@@ -403,6 +403,26 @@ typedef struct ow_item {
 	uint64_t lost; /* LOST */
 } ow_item;
 
+/* The sequence number of a SAMPLE the test program wrote to perf_out (its
+ * payload: the seq, then the fixture's pattern).  False, with err set, if
+ * the record is not one; a pattern byte that differs sets err too. */
+static bool rbt_sample_seq(const rp_record *rec, uint64_t *seq, char *err, size_t n)
+{
+	rp_bpf_output o;
+	uint8_t buf[RBT_PERF_PAYLOAD];
+
+	if (rp_bpf_output_view(rec, &o) != RP_OK || o.raw_size < RBT_PERF_PAYLOAD) {
+		snprintf(err, n, "bad sample record (size %u)", rec->size);
+		return false;
+	}
+	rp_span_copy(o.data, buf, sizeof buf);
+	*seq = rd64(buf);
+	for (int i = 8; i < RBT_PERF_PAYLOAD; i++)
+		if (buf[i] != (uint8_t)(i * 7 + 1))
+			snprintf(err, n, "sample %llu: payload byte %d", (unsigned long long)*seq, i);
+	return true;
+}
+
 typedef struct ow_collect {
 	ow_item items[4096];
 	uint32_t n;
@@ -420,18 +440,8 @@ static int ow_fn(void *ctx, const rp_record *rec)
 	it->type = rec->type;
 	it->size = rec->size;
 	if (rec->type == RP_RECORD_SAMPLE) {
-		rp_bpf_output o;
-		uint8_t buf[RBT_PERF_PAYLOAD];
-		if (rp_bpf_output_view(rec, &o) != RP_OK || o.raw_size < RBT_PERF_PAYLOAD) {
-			snprintf(c->err, sizeof c->err, "bad sample record (size %u)", rec->size);
+		if (!rbt_sample_seq(rec, &it->seq, c->err, sizeof c->err))
 			return 0;
-		}
-		rp_span_copy(o.data, buf, sizeof buf);
-		it->seq = rd64(buf);
-		for (int i = 8; i < RBT_PERF_PAYLOAD; i++)
-			if (buf[i] != (uint8_t)(i * 7 + 1))
-				snprintf(c->err, sizeof c->err, "sample %llu: payload byte %d",
-				         (unsigned long long)it->seq, i);
 	} else if (rec->type == RP_RECORD_LOST) {
 		rp_lost l;
 		if (rp_lost_view(rec, &l) == RP_OK)
@@ -825,18 +835,7 @@ static int bw_fn(void *ctx, const rp_record *rec)
 		else
 			it->seq = rd64(b);
 	} else if (rec->type == RP_RECORD_SAMPLE) {
-		rp_bpf_output o;
-		uint8_t buf[RBT_PERF_PAYLOAD];
-		if (rp_bpf_output_view(rec, &o) != RP_OK || o.raw_size < RBT_PERF_PAYLOAD) {
-			snprintf(c->err, sizeof c->err, "bad sample record (size %u)", rec->size);
-		} else {
-			rp_span_copy(o.data, buf, sizeof buf);
-			it->seq = rd64(buf);
-			for (int i = 8; i < RBT_PERF_PAYLOAD; i++)
-				if (buf[i] != (uint8_t)(i * 7 + 1))
-					snprintf(c->err, sizeof c->err, "sample %llu: payload byte %d",
-					         (unsigned long long)it->seq, i);
-		}
+		rbt_sample_seq(rec, &it->seq, c->err, sizeof c->err);
 	} else if (rec->type == RP_RECORD_LOST) {
 		rp_lost l;
 		if (rp_lost_view(rec, &l) == RP_OK)
