@@ -281,6 +281,33 @@ static int on_conserve(void *p, int cpu, const rp_record *rec)
 	return 0;
 }
 
+/* The end of a conservation run: drain what is left, flush the drops still
+ * pending in the kernel (one write with room for LOST + record reports
+ * them), and check conservation: every successful write delivered once,
+ * the LOST counts summing to the -ENOSPC failures, no helper error else.
+ * 0, or 1 once a failure was reported. */
+static int conserve_finish(itest *t, itest_bpf *b, struct itest_source *src, rp_perf_buffer *pb,
+                           const conserve *c)
+{
+	int err = rp_perf_buffer_consume(pb);
+
+	CHECK(err >= 0, "consume: %s", rp_strerror(err));
+	err = itest_emit(b, src, 1, 8);
+	CHECK(err == 0, "flush emit: %s", rp_strerror(err));
+	err = rp_perf_buffer_consume(pb);
+	CHECK(err >= 0, "consume: %s", rp_strerror(err));
+	CHECK(c->bad == 0, "%s", c->why);
+	CHECK(src->other == 0, "helper errors other than ENOSPC: %llu (last %lld)",
+	      (unsigned long long)src->other, (long long)src->last_err);
+	CHECK(c->samples == src->ok, "delivered %llu, successes %llu",
+	      (unsigned long long)c->samples, (unsigned long long)src->ok);
+	CHECK(c->lost_sum == src->enospc, "LOST sum %llu, -ENOSPC failures %llu",
+	      (unsigned long long)c->lost_sum, (unsigned long long)src->enospc);
+	return 0;
+out:
+	return 1;
+}
+
 void test_conservation(itest *t)
 {
 	itest_bpf b = { 0 };
@@ -319,22 +346,9 @@ void test_conservation(itest *t)
 			}
 		}
 	}
-	err = rp_perf_buffer_consume(pb);
-	CHECK(err >= 0, "consume: %s", rp_strerror(err));
-	/* flush: one write with room for LOST + record reports pending drops */
-	err = itest_emit(&b, src, 1, 8);
-	CHECK(err == 0, "flush emit");
-	err = rp_perf_buffer_consume(pb);
-	CHECK(err >= 0, "consume: %s", rp_strerror(err));
-
-	CHECK(c.bad == 0, "%s", c.why);
-	CHECK(src->other == 0, "helper errors other than ENOSPC: %llu (last %lld)",
-	      (unsigned long long)src->other, (long long)src->last_err);
+	if (conserve_finish(t, &b, src, pb, &c))
+		goto out;
 	CHECK(src->enospc > 0, "no overload happened");
-	CHECK(c.samples == src->ok, "delivered %llu, successes %llu",
-	      (unsigned long long)c.samples, (unsigned long long)src->ok);
-	CHECK(c.lost_sum == src->enospc, "LOST sum %llu, -ENOSPC failures %llu",
-	      (unsigned long long)c.lost_sum, (unsigned long long)src->enospc);
 	CHECK(c.pending_lost == 0, "LOST after the last sample");
 	CHECK(rp_perf_buffer_stats(pb, c.cpu, &st) == 0, "stats");
 	CHECK(st.lost == c.lost_sum && st.lost_records == c.lost_records &&
@@ -660,16 +674,8 @@ void test_conservation_concurrent(itest *t)
 	pthread_join(th, NULL);
 	started = false;
 	CHECK(ca.err == 0, "consumer: %s", rp_strerror(ca.err));
-	CHECK(rp_perf_buffer_consume(pb) >= 0, "consume");
-	CHECK(itest_emit(&b, src, 1, 8) == 0, "flush emit");
-	CHECK(rp_perf_buffer_consume(pb) >= 0, "consume");
-
-	CHECK(c.bad == 0, "%s", c.why);
-	CHECK(src->other == 0, "other helper errors %llu", (unsigned long long)src->other);
-	CHECK(c.samples == src->ok, "delivered %llu, successes %llu",
-	      (unsigned long long)c.samples, (unsigned long long)src->ok);
-	CHECK(c.lost_sum == src->enospc, "LOST sum %llu, -ENOSPC failures %llu",
-	      (unsigned long long)c.lost_sum, (unsigned long long)src->enospc);
+	if (conserve_finish(t, &b, src, pb, &c))
+		goto out;
 	snprintf(t->msg, sizeof(t->msg),
 	         "attempts %llu: delivered %llu == ok %llu; LOST sum %llu == ENOSPC %llu; %llu polls",
 	         (unsigned long long)src->seq, (unsigned long long)c.samples,
