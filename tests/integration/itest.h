@@ -42,6 +42,14 @@ typedef struct itest_bpf {
 
 int itest_bpf_open(itest_bpf *b);
 void itest_bpf_close(itest_bpf *b);
+/* itest_bpf_open in a test: a SKIP if the kernel refuses bpf, else a FAIL
+ * on error (both goto out). */
+#define ITEST_BPF_OPEN(b)                                                   \
+	do {                                                                \
+		const int bpf_err_ = itest_bpf_open(b);                     \
+		SKIP_IF_REFUSED(bpf_err_, "bpf");                           \
+		CHECK(bpf_err_ == 0, "bpf open: %s", rp_strerror(bpf_err_)); \
+	} while (0)
 int itest_set_source(const itest_bpf *b, const struct itest_source *s);
 int itest_get_source(const itest_bpf *b, struct itest_source *s);
 /* One BPF_PROG_TEST_RUN of the producer; -errno or the program's nonzero

@@ -139,9 +139,7 @@ static void round_trip_case(itest *t, bool samples)
 	int err;
 
 	CHECK(src && rt, "calloc");
-	err = itest_bpf_open(&b);
-	SKIP_IF_REFUSED(err, "bpf");
-	CHECK(err == 0, "load %s", rp_strerror(err));
+	ITEST_BPF_OPEN(&b);
 	err = rp_online_cpus(rt->cpus, MAX_CPU_IDS, &rt->ncpu);
 	CHECK(err == 0, "cpus");
 	for (uint32_t i = 0; i < rt->ncpu; i++) {
@@ -322,9 +320,7 @@ void test_conservation(itest *t)
 
 	memset(&c, 0, sizeof(c));
 	CHECK(src, "calloc");
-	err = itest_bpf_open(&b);
-	SKIP_IF_REFUSED(err, "bpf");
-	CHECK(err == 0, "load %s", rp_strerror(err));
+	ITEST_BPF_OPEN(&b);
 	CHECK(rp_online_cpus(ids, MAX_CPU_IDS, &ncpu) == 0, "cpus");
 	c.cpu = ids[0];
 	CHECK(itest_pin(c.cpu) == 0, "pin");
@@ -407,9 +403,7 @@ void test_pause_resume(itest *t)
 
 	memset(&o, 0, sizeof(o));
 	CHECK(src, "calloc");
-	err = itest_bpf_open(&b);
-	SKIP_IF_REFUSED(err, "bpf");
-	CHECK(err == 0, "load %s", rp_strerror(err));
+	ITEST_BPF_OPEN(&b);
 	CHECK(rp_online_cpus(ids, MAX_CPU_IDS, &ncpu) == 0, "cpus");
 	o.cpu = ids[0];
 	CHECK(itest_pin(o.cpu) == 0, "pin");
@@ -558,9 +552,7 @@ void test_pinned_poll(itest *t)
 	memset(&o, 0, sizeof(o));
 	snprintf(path, sizeof(path), "/sys/fs/bpf/rp_itest_%d", (int)getpid());
 	CHECK(src, "calloc");
-	err = itest_bpf_open(&b);
-	SKIP_IF_REFUSED(err, "bpf");
-	CHECK(err == 0, "load %s", rp_strerror(err));
+	ITEST_BPF_OPEN(&b);
 	/* a fresh machine has no bpffs mounted: mount it as bpftool does */
 	err = rp_bpffs_ensure(NULL);
 	SKIP_IF_REFUSED(err, "mounting bpffs at " RP_BPFFS_DIR);
@@ -653,9 +645,7 @@ void test_conservation_concurrent(itest *t)
 
 	memset(&c, 0, sizeof(c));
 	CHECK(src, "calloc");
-	err = itest_bpf_open(&b);
-	SKIP_IF_REFUSED(err, "bpf");
-	CHECK(err == 0, "load %s", rp_strerror(err));
+	ITEST_BPF_OPEN(&b);
 	CHECK(rp_online_cpus(ids, MAX_CPU_IDS, &ncpu) == 0, "cpus");
 	c.cpu = ids[0];
 	err = rp_perf_buffer_new(b.events_fd, &opts, on_conserve, &c, &pb);
@@ -735,9 +725,7 @@ void test_live_sys_enter(itest *t)
 	CHECK(src, "calloc");
 	lc.tgid = getpid();
 	lc.tid = (pid_t)syscall(SYS_gettid);
-	err = itest_bpf_open(&b);
-	SKIP_IF_REFUSED(err, "bpf");
-	CHECK(err == 0, "load %s", rp_strerror(err));
+	ITEST_BPF_OPEN(&b);
 	err = rp_perf_buffer_new_payload(b.events_fd, NULL, on_live, NULL, &lc, &pb);
 	SKIP_IF_REFUSED(err, "perf_event_open");
 	CHECK(err == 0, "new: %s", rp_strerror(err));
@@ -836,9 +824,7 @@ void test_buffer_strict_no_starve(itest *t)
 
 	memset(&c, 0, sizeof(c));
 	CHECK(src, "alloc");
-	err = itest_bpf_open(&b);
-	SKIP_IF_REFUSED(err, "bpf");
-	CHECK(err == 0, "bpf open: %s", rp_strerror(err));
+	ITEST_BPF_OPEN(&b);
 	err = rp_perf_buffer_new(b.events_fd, &o, pcc_record, &c, &pb);
 	SKIP_IF_REFUSED(err, "perf_event_open");
 	CHECK(err == 0, "new: %s", rp_strerror(err));
@@ -904,9 +890,7 @@ void test_buffer_stop_no_strand(itest *t)
 	int cpus[2], err, r;
 
 	CHECK(src, "alloc");
-	err = itest_bpf_open(&b);
-	SKIP_IF_REFUSED(err, "bpf");
-	CHECK(err == 0, "bpf open: %s", rp_strerror(err));
+	ITEST_BPF_OPEN(&b);
 	err = rp_perf_buffer_new(b.events_fd, NULL, on_stop, &c, &pb);
 	SKIP_IF_REFUSED(err, "perf_event_open");
 	CHECK(err == 0, "new: %s", rp_strerror(err));
@@ -955,9 +939,7 @@ void test_buffer_failed_new_keeps_map(itest *t)
 
 	memset(&c, 0, sizeof(c));
 	CHECK(src, "alloc");
-	err = itest_bpf_open(&b);
-	SKIP_IF_REFUSED(err, "bpf");
-	CHECK(err == 0, "bpf open: %s", rp_strerror(err));
+	ITEST_BPF_OPEN(&b);
 	err = rp_perf_buffer_new(b.events_fd, NULL, pcc_record, &c, &live);
 	SKIP_IF_REFUSED(err, "perf_event_open");
 	CHECK(err == 0, "new: %s", rp_strerror(err));
@@ -1006,9 +988,7 @@ void test_buffer_payload_counts(itest *t)
 
 	memset(&c, 0, sizeof(c));
 	CHECK(src, "alloc");
-	err = itest_bpf_open(&b);
-	SKIP_IF_REFUSED(err, "bpf");
-	CHECK(err == 0, "bpf open: %s", rp_strerror(err));
+	ITEST_BPF_OPEN(&b);
 	err = rp_perf_buffer_new_payload(b.events_fd, NULL, pcc_sample, NULL, &c, &pb);
 	SKIP_IF_REFUSED(err, "perf_event_open");
 	CHECK(err == 0, "new: %s", rp_strerror(err));
@@ -1070,9 +1050,7 @@ void test_buffer_batch(itest *t)
 	int err, r;
 
 	CHECK(src, "alloc");
-	err = itest_bpf_open(&b);
-	SKIP_IF_REFUSED(err, "bpf");
-	CHECK(err == 0, "bpf open: %s", rp_strerror(err));
+	ITEST_BPF_OPEN(&b);
 	err = rp_perf_buffer_new_batch(b.events_fd, NULL, bc_batch, &bc, &pb);
 	SKIP_IF_REFUSED(err, "perf_event_open");
 	CHECK(err == 0, "new: %s", rp_strerror(err));
@@ -1149,9 +1127,7 @@ void test_buffer_samples_lost_in_order(itest *t)
 
 	memset(&l, 0, sizeof(l));
 	CHECK(src, "calloc");
-	err = itest_bpf_open(&b);
-	SKIP_IF_REFUSED(err, "bpf");
-	CHECK(err == 0, "load %s", rp_strerror(err));
+	ITEST_BPF_OPEN(&b);
 	CHECK(rp_online_cpus(ids, MAX_CPU_IDS, &ncpu) == 0, "cpus");
 	l.cpu = ids[0];
 	CHECK(itest_pin(l.cpu) == 0, "pin");
