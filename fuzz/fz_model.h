@@ -1,7 +1,9 @@
-/* What the adapter harnesses (perf_ring, perf_backward, ringbuf_adapter)
- * share: the input cursor, the bytes their model producers write into a
- * record body, and the in-memory rings they drain (a perf ring; a BPF ring
- * buffer with its consumer and producer pages and doubly mapped data). */
+/* What the adapter harnesses (perf_ring, perf_backward, ringbuf_adapter,
+ * perf_buffer) share: the input cursor, the bytes their model producers
+ * write into a record body, the forward perf records the perf_ring and
+ * perf_buffer producers write (fz_perf_rec), and the in-memory rings they
+ * drain (a perf ring; a set of them as an rp_perf_buffer; a BPF ring buffer
+ * with its consumer and producer pages and doubly mapped data). */
 #ifndef FZ_MODEL_H
 #define FZ_MODEL_H
 
@@ -15,6 +17,7 @@
 #include <sanitizer/asan_interface.h>
 
 #include "rp_bpf_ringbuf_int.h"
+#include "rp_perf_buffer_int.h"
 #include "rp_perf_ring.h"
 
 /* The fuzz input, read one byte at a time (0 past its end). */
@@ -76,6 +79,150 @@ static inline uint8_t *fz_mem_ring(rp_perf_ring *r, uint64_t size, uint64_t t0, 
 	r->data.size = size;
 	r->tail = t0;
 	return buf;
+}
+
+/* A forward perf record as a model producer writes it (perf_ring,
+ * perf_buffer): sequence number seq (misc = seq & 0xffff, body bytes
+ * fz_body_byte of seq), its real extent `size` and the size its header
+ * claims (hdr_size, corrupted or not); a BPF-output sample (bpf: SAMPLE,
+ * size >= 16, raw + 12 <= size: what rp_bpf_output_view accepts) or a LOST
+ * whose view succeeds (lost_ok: body >= 16) are told apart. */
+typedef struct fz_perf_rec {
+	uint64_t pos;
+	uint32_t seq;
+	uint32_t type;
+	uint16_t misc;
+	uint16_t size;     /* the record's real extent */
+	uint16_t hdr_size; /* the size written in its header (corrupted or not) */
+	uint32_t raw;      /* has_raw: the u32 at the body start */
+	uint64_t lost;     /* LOST with body >= 16: the count */
+	bool has_raw, bpf, lost_ok;
+} fz_perf_rec;
+
+static const uint32_t fz_perf_other_types[10] = {
+	RP_RECORD_MMAP, RP_RECORD_COMM, RP_RECORD_EXIT, RP_RECORD_FORK, RP_RECORD_SWITCH,
+	RP_RECORD_LOST_SAMPLES, RP_RECORD_THROTTLE, 0, 0xffffu, 0x80000009u,
+};
+
+/* *m (zeroed first) from the 2-byte spec (k, v); sets size = hdr_size
+ * (pos, seq, misc are the caller's).  k % 8:
+ *   0-2 BPF-output SAMPLE, raw = v | ((k >> 3) & 3) << 8, body
+ *       round_up(4 + raw, 8) (+ 8 if k & 0x20);
+ *   3 LOST, body 16 (+ 8 if k & 8), lost = v * 1000 + (k >> 4), or
+ *     UINT64_MAX - v if k & 0x80;
+ *   4 another type (fz_perf_other_types[v % 10]), body 8 * ((k >> 3) & 7);
+ *   5 SAMPLE whose raw size does not fit its body;
+ *   6 edge SAMPLEs (v % 4): size 8, body 8 raw 5, body 8 raw 4 (valid),
+ *     body 16 raw 0xffffffff;
+ *   7 short LOST (body 0 or 8: no count). */
+static inline void fz_perf_spec(fz_perf_rec *m, uint8_t k, uint8_t v)
+{
+	uint32_t body = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->type = RP_RECORD_SAMPLE;
+	switch (k % 8) {
+	case 0: case 1: case 2:
+		m->has_raw = true;
+		m->raw = v | ((uint32_t)(k >> 3) & 3u) << 8;
+		body = ((4u + m->raw + 7u) & ~7u) + ((k & 0x20) ? 8u : 0u);
+		break;
+	case 3:
+		m->type = RP_RECORD_LOST;
+		body = 16u + ((k & 8) ? 8u : 0u);
+		m->lost = (k & 0x80) ? UINT64_MAX - v : (uint64_t)v * 1000u + (k >> 4);
+		break;
+	case 4:
+		m->type = fz_perf_other_types[v % 10];
+		body = 8u * ((k >> 3) & 7u);
+		break;
+	case 5:
+		m->has_raw = true;
+		body = 8u * (1u + ((k >> 3) & 7u));
+		m->raw = body - 4u + 1u + v;
+		break;
+	case 6:
+		switch (v % 4) {
+		case 0: body = 0; break;
+		case 1: body = 8; m->has_raw = true; m->raw = 5; break;
+		case 2: body = 8; m->has_raw = true; m->raw = 4; break;
+		default: body = 16; m->has_raw = true; m->raw = 0xffffffffu; break;
+		}
+		break;
+	default:
+		m->type = RP_RECORD_LOST;
+		body = 8u * (v & 1u);
+		break;
+	}
+	m->size = (uint16_t)(8u + body);
+	m->hdr_size = m->size;
+	m->bpf = m->type == RP_RECORD_SAMPLE && m->size >= 16 && m->has_raw &&
+	         (uint64_t)m->raw + 12u <= m->size;
+	m->lost_ok = m->type == RP_RECORD_LOST && body >= 16;
+}
+
+/* Body byte i the producer wrote for m. */
+static inline uint8_t fz_perf_body(const fz_perf_rec *m, uint32_t i)
+{
+	return fz_body_byte(m->seq, m->has_raw, m->raw, m->lost_ok, m->lost, i);
+}
+
+/* Write m (header with hdr_size, then its body) at m->pos of a perf data
+ * area of `size` bytes (a power of two). */
+static inline void fz_perf_put(uint8_t *ring, uint64_t size, const fz_perf_rec *m)
+{
+	uint8_t hdr[8];
+
+	for (uint32_t i = 0; i < 4; i++)
+		hdr[i] = (uint8_t)(m->type >> (8 * i));
+	hdr[4] = (uint8_t)m->misc;
+	hdr[5] = (uint8_t)(m->misc >> 8);
+	hdr[6] = (uint8_t)m->hdr_size;
+	hdr[7] = (uint8_t)(m->hdr_size >> 8);
+	for (uint32_t i = 0; i < 8; i++)
+		ring[(m->pos + i) & (size - 1)] = hdr[i];
+	for (uint32_t i = 0; i + 8u < m->size; i++)
+		ring[(m->pos + 8 + i) & (size - 1)] = fz_perf_body(m, i);
+}
+
+/* A perf buffer set built by hand over n in-memory perf rings (fz_mem_ring,
+ * each its own buffer of control page + size bytes, ring i starting at
+ * t0[i]), as rp_perf_buffer_new leaves it but with no fd, no epoll, no map
+ * (ring i: cpu cpus[i], fd -1): only the delivery file's functions may run
+ * on it (rp_perf_buffer.c; poll through rp_perf_buffer_poll_wait), never
+ * rp_perf_buffer_free: fz_mem_perf_buffer_free.  Exactly one callback kind
+ * set by the caller afterwards.  Returns NULL if out of memory. */
+static inline rp_perf_buffer *fz_mem_perf_buffer(uint32_t n, uint64_t size, const uint64_t *t0,
+                                                 const int *cpus, uint8_t fill, unsigned flags,
+                                                 uint8_t **bufs)
+{
+	rp_perf_buffer *pb = calloc(1, sizeof(*pb) + n * sizeof(pb->rings[0]));
+
+	if (!pb)
+		return NULL;
+	pb->map_fd = -1;
+	pb->epoll_fd = -1;
+	pb->n = n;
+	for (uint32_t i = 0; i < n; i++) {
+		pb->rings[i].cpu = cpus[i];
+		pb->rings[i].key = cpus[i];
+		pb->rings[i].fd = -1;
+		bufs[i] = fz_mem_ring(&pb->rings[i].ring, size, t0[i], fill, flags);
+		if (!bufs[i]) {
+			while (i--)
+				free(bufs[i]);
+			free(pb);
+			return NULL;
+		}
+	}
+	return pb;
+}
+
+static inline void fz_mem_perf_buffer_free(rp_perf_buffer *pb, uint8_t **bufs)
+{
+	for (uint32_t i = 0; pb && i < pb->n; i++)
+		free(bufs[i]);
+	free(pb);
 }
 
 /* An in-memory BPF ring buffer laid out as the kernel maps it: a consumer

@@ -115,17 +115,7 @@ enum corr { C_NONE, C_SIZE0, C_SIZE_SHORT, C_SIZE_ALIGN, C_SIZE_PAST_HEAD, C_HEA
 	    C_HEAD_FAR, C_COUNT };
 enum api { A_DRAIN, A_BATCH, A_SAMPLES, A_PAYLOADS };
 
-typedef struct mrec {
-	uint64_t pos;
-	uint32_t seq;
-	uint32_t type;
-	uint16_t misc;
-	uint16_t size;     /* the record's real extent */
-	uint16_t hdr_size; /* the size written in its header (corrupted or not) */
-	uint32_t raw;      /* has_raw: the u32 at the body start */
-	uint64_t lost;     /* LOST with body >= 16: the count */
-	bool has_raw, bpf, lost_ok;
-} mrec;
+typedef fz_perf_rec mrec;
 
 typedef struct walk {
 	uint32_t idx[MAX_ITEMS];
@@ -169,67 +159,17 @@ static struct {
 /* The body byte i the producer wrote for m. */
 static uint8_t exp_body(const mrec *m, uint32_t i)
 {
-	return fz_body_byte(m->seq, m->has_raw, m->raw, m->lost_ok, m->lost, i);
+	return fz_perf_body(m, i);
 }
-
-static void put8(uint64_t pos, uint8_t b)
-{
-	g.ring[pos & (g.size - 1)] = b;
-}
-
-static const uint32_t other_types[10] = {
-	RP_RECORD_MMAP, RP_RECORD_COMM, RP_RECORD_EXIT, RP_RECORD_FORK, RP_RECORD_SWITCH,
-	RP_RECORD_LOST_SAMPLES, RP_RECORD_THROTTLE, 0, 0xffffu, 0x80000009u,
-};
 
 /* ---- the producer -------------------------------------------------------- */
 
-/* Write one record from its spec; true if written. */
+/* Write one record from its spec (fz_perf_spec); true if written. */
 static bool produce_one(uint8_t k, uint8_t v)
 {
 	mrec m;
-	uint32_t body = 0;
 
-	memset(&m, 0, sizeof(m));
-	m.type = RP_RECORD_SAMPLE;
-	switch (k % 8) {
-	case 0: case 1: case 2:
-		m.has_raw = true;
-		m.raw = v | ((uint32_t)(k >> 3) & 3u) << 8;
-		body = ((4u + m.raw + 7u) & ~7u) + ((k & 0x20) ? 8u : 0u);
-		break;
-	case 3:
-		m.type = RP_RECORD_LOST;
-		body = 16u + ((k & 8) ? 8u : 0u);
-		m.lost = (k & 0x80) ? UINT64_MAX - v : (uint64_t)v * 1000u + (k >> 4);
-		break;
-	case 4:
-		m.type = other_types[v % 10];
-		body = 8u * ((k >> 3) & 7u);
-		break;
-	case 5:
-		m.has_raw = true;
-		body = 8u * (1u + ((k >> 3) & 7u));
-		m.raw = body - 4u + 1u + v;
-		break;
-	case 6:
-		switch (v % 4) {
-		case 0: body = 0; break;
-		case 1: body = 8; m.has_raw = true; m.raw = 5; break;
-		case 2: body = 8; m.has_raw = true; m.raw = 4; break;
-		default: body = 16; m.has_raw = true; m.raw = 0xffffffffu; break;
-		}
-		break;
-	default:
-		m.type = RP_RECORD_LOST;
-		body = 8u * (v & 1u);
-		break;
-	}
-	m.size = (uint16_t)(8u + body);
-	m.hdr_size = m.size;
-	m.bpf = m.type == RP_RECORD_SAMPLE && m.size >= 16 && m.has_raw &&
-	        (uint64_t)m.raw + 12u <= m.size;
-	m.lost_ok = m.type == RP_RECORD_LOST && body >= 16;
+	fz_perf_spec(&m, k, v);
 	if (g.nrecs >= MAX_RECS)
 		return false;
 	const uint64_t used = g.P - g.pg->data_tail;
@@ -249,14 +189,7 @@ static bool produce_one(uint8_t k, uint8_t v)
 		default: break;
 		}
 	}
-	uint8_t hdr[8];
-	fz_put_le32(hdr, m.type);
-	fz_put_le16(hdr + 4, m.misc);
-	fz_put_le16(hdr + 6, m.hdr_size);
-	for (uint32_t i = 0; i < 8; i++)
-		put8(m.pos + i, hdr[i]);
-	for (uint32_t i = 0; i < body; i++)
-		put8(m.pos + 8 + i, exp_body(&m, i));
+	fz_perf_put(g.ring, g.size, &m);
 	g.recs[g.nrecs++] = m;
 	g.P += m.size;
 	return true;
