@@ -143,12 +143,15 @@ static int consume_ring(rp_perf_buffer *pb, uint32_t idx, drain_ctx *dc)
 /* Drain the pending rings, in ring order from where the last stop was.  A
  * callback's stop or error ends the drain; the rings not reached stay
  * pending, drained first by the next poll (perf_poll reports a ring once
- * per wakeup: waiting for epoll again would strand them). */
+ * per wakeup: waiting for epoll again would strand them).  The call returns
+ * the count or the callback's error then; a strict ring's status met before
+ * the stop, which the call does not return, is kept for the next drain (the
+ * ring stays pending) rather than lost. */
 static int consume_pending(rp_perf_buffer *pb)
 {
 	uint64_t total = 0;
 	int first_err = 0;
-	uint32_t j;
+	uint32_t err_idx = 0, j;
 
 	for (j = 0; j < pb->n && pb->npending; j++) {
 		const uint32_t idx = (pb->resume + j) % pb->n;
@@ -161,12 +164,14 @@ static int consume_pending(rp_perf_buffer *pb)
 		total += dc.calls;
 		if (dc.stopped) {
 			pb->resume = idx;
-			if (r < 0)
-				return r; /* a callback's error */
-			break;
+			if (first_err)
+				set_pending(pb, &pb->rings[err_idx], true);
+			return r < 0 ? r : clamp_count(total); /* a callback's error, or the count */
 		}
-		if (r < 0 && !first_err)
+		if (r < 0 && !first_err) {
 			first_err = r; /* this ring is stopped; the others go on */
+			err_idx = idx;
+		}
 	}
 	return first_err ? first_err : clamp_count(total);
 }

@@ -18,7 +18,9 @@
  *         steps over it).
  * A callback that returns > 0 stops the drain after that record (consumed)
  * and the call returns the count without draining the other rings; the next
- * poll or consume goes on from there. */
+ * poll or consume goes on from there.  A strict ring's status that such a
+ * call (stopped by a callback's > 0 or < 0) met before the stop is returned
+ * by the next poll or consume instead (after the rings it drains). */
 #ifndef RP_PERF_BUFFER_H
 #define RP_PERF_BUFFER_H
 
