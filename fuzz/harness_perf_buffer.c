@@ -758,6 +758,8 @@ static void do_queries(void)
 	                 ids[1] == g.left_out[1] && ids[2] == -7,
 	         "left_out");
 	FZ_CHECK(rp_perf_buffer_left_out(g.pb, NULL, 0) == 3, "left_out count");
+	FZ_CHECK(rp_perf_buffer_left_out(g.pb, ids, 4) == 3 && ids[2] == g.left_out[2] && ids[3] == -7,
+	         "left_out, room for more");
 }
 
 static void do_null(uint8_t b)
