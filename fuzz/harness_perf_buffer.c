@@ -176,6 +176,7 @@ static struct {
 	item x[MAX_ITEMS];
 	uint32_t nx;
 	uint32_t visit[MAX_RINGS], vbeg[MAX_RINGS], vend[MAX_RINGS];
+	uint64_t vhead[MAX_RINGS]; /* data_head when the ring's walk began */
 	int vst[MAX_RINGS]; /* end of the ring's walk: 0, a corruption's status, or its stopped status */
 	bool vpre[MAX_RINGS]; /* stopped before this drain (strict) */
 	uint32_t nvisit;
@@ -270,6 +271,7 @@ static void walk_ring(uint32_t ri)
 	d.vbeg[v] = d.nx;
 	d.vpre[v] = m->error != 0;
 	d.vst[v] = m->error;
+	d.vhead[v] = m->P;
 	while (!m->error) {
 		const uint64_t avail = m->P - t;
 		if (avail == 0)
@@ -370,8 +372,10 @@ static int finish_drain(void)
 				if (g.strict) {
 					m->error = d.vst[v];
 				} else {
-					m->st.resynced_bytes += m->P - m->tail;
-					m->tail = m->P;
+					/* to the data_head its walk loaded, not past
+					 * what a callback wrote since */
+					m->st.resynced_bytes += d.vhead[v] - m->tail;
+					m->tail = d.vhead[v];
 					while (m->next < m->nrecs && (int64_t)(m->recs[m->next].pos - m->tail) < 0)
 						m->next++;
 				}
