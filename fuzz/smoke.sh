@@ -5,10 +5,10 @@
 # FAIL on any crash, hang, leak, sanitizer report or oracle failure; crashing
 # inputs are kept under $BUILD/fuzz/crashes/<harness>/ (add them to
 # fuzz/regressions/<harness>/ once understood).
-#   BUILD=build FUZZ_SMOKE_SECONDS=13 [FUZZ_ENGINES="libfuzzer afl"] bash fuzz/smoke.sh HARNESS...
+#   BUILD=build FUZZ_SMOKE_SECONDS=12 [FUZZ_ENGINES="libfuzzer afl"] bash fuzz/smoke.sh HARNESS...
 set -u
 build=${BUILD:-build}
-secs=${FUZZ_SMOKE_SECONDS:-13}
+secs=${FUZZ_SMOKE_SECONDS:-12}
 engines=${FUZZ_ENGINES:-libfuzzer afl}
 jobs=${FUZZ_SMOKE_JOBS:-$(nproc 2>/dev/null || echo 1)}
 res=${RP_RESULTS:-/dev/null}
