@@ -13,8 +13,8 @@
  * per wakeup), optionally only a fuzzed subset of them (a wakeup not seen
  * yet), an out-of-range or a repeated index, or -EINTR.  The delivery mode
  * (record fn; payload sample_fn + lost_fn, either or both NULL; batch_fn;
- * samples_fn with or without lost_fn), RP_STRICT, one corruption in one
- * ring, callbacks that return 0 / a positive stop / a negative error at a
+ * samples_fn with or without lost_fn), RP_STRICT, a corruption in one
+ * ring or two, callbacks that return 0 / a positive stop / a negative error at a
  * fuzzed call (and write more records into their own ring at another) and
  * poll / consume / consume_ring / ready_consume / resync_ring calls are
  * fuzzed.
@@ -45,7 +45,8 @@
  *     data_head is pending, or armed in the model epoll (written since it was
  *     last reported), or a strict ring stopped at a corruption.  After a
  *     poll/consume that no callback stopped, no ring epoll reported (or that
- *     was pending) holds undelivered records unless strict-stopped.
+ *     was pending) holds undelivered records unless strict-stopped, and no
+ *     ring is pending but a strict-stopped one whose status is owed (P6).
  *  P5 poll: with rings pending it waits with timeout 0 first and returns what
  *     draining gives, waiting again (the caller's timeout) only if that
  *     drained nothing (0), left nothing pending and timeout != 0; without
@@ -58,7 +59,8 @@
  *     every other ring was drained, the RP_E_* status of the first strict
  *     ring (in visit order) stopped at a corruption.  A poll/consume that a
  *     callback stops after the walk met a strict ring's corruption leaves
- *     that (first) ring pending: its status is the next drain's, not lost.
+ *     that ring pending: its status is the next drain's, not lost; so does
+ *     a strict ring met after the first whose status a call returns.
  *     consume_ring: its ring's count, the callback's negative value, or its
  *     strict status.
  *     resync_ring 0; bad index or NULL set -EINVAL; stats of a CPU not in
@@ -88,8 +90,9 @@
  *       4 payload none, 5 batch, 6 samples+lost, 7 samples
  *   [2] bit 0 RP_STRICT; data size 256 << ((b >> 1) & 3)
  *   [3] corruption (b % 5): 0 none, 1 size 0, 2 size 1..7, 3 size % 8 != 0,
- *       4 size past head; [4] in ring b % n, [5] at that ring's record
- *       number b; [6] parameter
+ *       4 size past head; [4] in ring b % n (and, b >= 128 with n > 1,
+ *       in the next ring too), [5] at that ring's record number b;
+ *       [6] parameter
  *   [7..15) start tail, u64 LE aligned down to 8 (ring i: + i * 0x1008)
  *   [15] fill byte                      [16] CPU id offset
  *   then up to 64 ops, op = b % 9:
@@ -159,6 +162,7 @@ static struct {
 	bool strict;
 	int corr;
 	uint32_t corr_ring, corr_at, corr_param;
+	bool corr_two; /* the next ring too, at the same record number */
 	uint32_t seq;
 	uint32_t resume; /* [impl] the ring the next drain of pending rings starts at */
 	mring r[MAX_RINGS];
@@ -206,7 +210,8 @@ static bool produce_one(uint32_t ri, uint8_t k, uint8_t v)
 	rec.seq = g.seq++;
 	rec.misc = (uint16_t)rec.seq;
 	rec.pos = m->P;
-	if (g.corr != C_NONE && ri == g.corr_ring && m->produced == g.corr_at) {
+	if (g.corr != C_NONE && m->produced == g.corr_at &&
+	    (ri == g.corr_ring || (g.corr_two && ri == (g.corr_ring + 1) % g.n))) {
 		switch (g.corr) {
 		case C_SIZE0: rec.hdr_size = 0; break;
 		case C_SIZE_SHORT: rec.hdr_size = (uint16_t)(1u + g.corr_param % 7u); break;
@@ -383,15 +388,18 @@ static int finish_drain(void)
 		}
 		m->owed = false;
 	}
+	/* P6: a strict status the call does not return is a later drain's:
+	 * every one met before a stop, every one after the first otherwise */
+	bool returned = d.stopped;
+	for (uint32_t u = 0; u < v && d.caller == D_PENDING && g.strict; u++)
+		if (d.vst[u] < 0) {
+			if (returned)
+				g.r[d.visit[u]].owed = true;
+			returned = true;
+		}
 	if (d.stopped) {
 		FZ_CHECK(v < d.nvisit, "model: the stop's ring");
 		g.r[d.visit[v]].owed = true;
-		/* P6: a strict status met before the stop is the next drain's */
-		for (uint32_t u = 0; u < v && d.caller == D_PENDING; u++)
-			if (g.strict && d.vst[u] < 0) {
-				g.r[d.visit[u]].owed = true;
-				break;
-			}
 		if (d.caller == D_PENDING)
 			g.resume = d.visit[v];
 		return d.stop_val < 0 ? d.stop_val : (int)count;
@@ -614,14 +622,16 @@ static void set_stop(fz_cur *in)
 }
 
 /* P4 after a poll / consume / ready_consume that no callback stopped:
- * nothing is pending, and a ring holds records only if strict-stopped or
+ * nothing is pending but a strict-stopped ring whose status the call did
+ * not return (P6), and a ring holds records only if strict-stopped or
  * written since epoll last reported it (masked, or written during its
  * drain). */
 static void check_drained(const char *op)
 {
 	for (uint32_t i = 0; i < g.n; i++) {
 		const rp_perf_buffer_cpu *cr = &g.pb->rings[i];
-		FZ_CHECK(!cr->pending, "%s: ring %u still pending after a drain no callback stopped", op, i);
+		FZ_CHECK(!cr->pending || cr->ring.error,
+		         "%s: ring %u still pending after a drain no callback stopped", op, i);
 		FZ_CHECK(cr->ring.tail == __atomic_load_n(&g.r[i].pg->data_head, __ATOMIC_ACQUIRE) ||
 		                 cr->ring.error || g.r[i].armed,
 		         "%s: ring %u left with records (tail %" PRIu64 ", head %" PRIu64 ") it was owed", op, i,
@@ -841,6 +851,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	g.size = 256u << ((data[2] >> 1) & 3);
 	g.corr = data[3] % C_COUNT;
 	g.corr_ring = data[4] % g.n;
+	g.corr_two = data[4] >= 128 && g.n > 1;
 	g.corr_at = data[5];
 	g.corr_param = data[6];
 	for (uint32_t i = 0; i < g.n; i++) {

@@ -144,9 +144,11 @@ static int consume_ring(rp_perf_buffer *pb, uint32_t idx, drain_ctx *dc)
  * callback's stop or error ends the drain; the rings not reached stay
  * pending, drained first by the next poll (perf_poll reports a ring once
  * per wakeup: waiting for epoll again would strand them).  The call returns
- * the count or the callback's error then; a strict ring's status met before
- * the stop, which the call does not return, is kept for the next drain (the
- * ring stays pending) rather than lost. */
+ * the count or the callback's error then, else the first strict ring's
+ * status.  A strict ring's status the call does not return is kept for a
+ * later drain (the ring stays pending, and a drain of a stopped ring
+ * returns its status at once) rather than lost: a stopped ring that fills
+ * up is never reported by epoll again. */
 static int consume_pending(rp_perf_buffer *pb)
 {
 	uint64_t total = 0;
@@ -171,6 +173,8 @@ static int consume_pending(rp_perf_buffer *pb)
 		if (r < 0 && !first_err) {
 			first_err = r; /* this ring is stopped; the others go on */
 			err_idx = idx;
+		} else if (r < 0) {
+			set_pending(pb, &pb->rings[idx], true); /* a second status: the next drain's */
 		}
 	}
 	return first_err ? first_err : clamp_count(total);

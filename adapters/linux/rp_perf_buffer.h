@@ -18,9 +18,11 @@
  *         steps over it).
  * A callback that returns > 0 stops the drain after that record (consumed)
  * and the call returns the count without draining the other rings; the next
- * poll or consume goes on from there.  A strict ring's status that such a
- * call (stopped by a callback's > 0 or < 0) met before the stop is returned
- * by the next poll or consume instead (after the rings it drains). */
+ * poll or consume goes on from there.  A strict ring's status that a call
+ * met but does not return (it was stopped by a callback's > 0 or < 0, or
+ * another strict ring's status came first) is returned by a later poll or
+ * consume instead, one per call (the ring stays pending): no ring's stop
+ * goes unreported, even a full one epoll will not report again. */
 #ifndef RP_PERF_BUFFER_H
 #define RP_PERF_BUFFER_H
 
