@@ -386,64 +386,112 @@ static int tnode_busier(const void *a, const void *b, void *ctx)
 	return x->samples > y->samples ? -1 : x->samples < y->samples;
 }
 
-static void tree_print(const replay *r, tree *t, uint32_t node, char *indent, size_t ilen)
+/* The indent of the line at hand: grows with the depth of the tree, without
+ * a limit (a cut indent would drop the deeper branches). */
+typedef struct indent {
+	char *s;
+	size_t len, cap;
+} indent;
+
+static int indent_add(indent *in, const char *s, size_t n)
+{
+	if (in->len + n >= in->cap) {
+		size_t nc = in->cap ? in->cap : 64;
+		while (in->len + n >= nc)
+			nc *= 2;
+		char *q = realloc(in->s, nc);
+		if (!q)
+			return -ENOMEM;
+		in->s = q;
+		in->cap = nc;
+	}
+	memcpy(in->s + in->len, s, n);
+	in->len += n;
+	in->s[in->len] = 0;
+	return 0;
+}
+
+/* The callers of node, each branch with its share; a node may have any
+ * number of callers. */
+static int tree_print(const replay *r, tree *t, uint32_t node, indent *in)
 {
 	for (;;) {
-		uint32_t kids[256], nk = 0;
-		for (uint32_t c = t->n[node].child; c && nk < 256; c = t->n[c - 1].next)
-			kids[nk++] = c - 1;
+		uint32_t nk = 0, only = 0;
+		for (uint32_t c = t->n[node].child; c; c = t->n[c - 1].next, nk++)
+			only = c - 1;
 		if (nk == 0)
-			return;
+			return 0;
 		if (nk == 1) { /* a straight line of callers */
-			node = kids[0];
-			printf("%s%s\n", indent, r->names.keys[t->n[node].name]);
+			node = only;
+			printf("%s%s\n", in->s, r->names.keys[t->n[node].name]);
 			continue;
 		}
+		uint32_t *kids = malloc(nk * sizeof(*kids));
+		if (!kids)
+			return -ENOMEM;
+		nk = 0;
+		for (uint32_t c = t->n[node].child; c; c = t->n[c - 1].next)
+			kids[nk++] = c - 1;
 		qsort_r(kids, nk, sizeof(kids[0]), tnode_busier, t);
-		printf("%s|\n", indent);
-		for (uint32_t i = 0; i < nk; i++) {
+		printf("%s|\n", in->s);
+		int err = 0;
+		size_t at = in->len;
+		for (uint32_t i = 0; i < nk && !err; i++) {
 			const tnode *k = &t->n[kids[i]];
 			double pct = 100.0 * (double)k->samples / (double)(r->total_samples ? r->total_samples : 1);
-			printf("%s%s--%.2f%%--%s\n", indent, i + 1 < nk ? "|" : " ", pct, r->names.keys[k->name]);
-			if (ilen + 16 < 512) {
-				char sub[512];
-				int w = snprintf(sub, sizeof(sub), "%s%s", indent, i + 1 < nk ? "|" : " ");
-				/* line up under the name: "--NN.NN%--" is as wide as its text */
-				int pad = snprintf(NULL, 0, "--%.2f%%--", pct);
-				snprintf(sub + w, sizeof(sub) - (size_t)w, "%*s", pad, "");
-				tree_print(r, t, kids[i], sub, strlen(sub));
-			}
-			if (i + 1 < nk)
-				printf("%s|\n", indent);
+			char head[48];
+			/* line up under the name: "--NN.NN%--" is as wide as its text */
+			int w = snprintf(head, sizeof(head), "--%.2f%%--", pct);
+			printf("%s%s%s%s\n", in->s, i + 1 < nk ? "|" : " ", head, r->names.keys[k->name]);
+			err = indent_add(in, i + 1 < nk ? "|" : " ", 1);
+			for (int j = 0; j < w && !err; j++)
+				err = indent_add(in, " ", 1);
+			if (!err)
+				err = tree_print(r, t, kids[i], in);
+			in->len = at;
+			in->s[at] = 0;
+			if (!err && i + 1 < nk)
+				printf("%s|\n", in->s);
 		}
-		return;
+		free(kids);
+		return err;
 	}
 }
 
-static void print_callers(const replay *r, uint32_t ri)
+static int print_callers(const replay *r, uint32_t ri)
 {
 	tree t = { 0 };
-	if (grow((void **)&t.n, &t.cap, 0, sizeof(*t.n)))
-		return;
+	indent in = { 0 };
+	int err = grow((void **)&t.n, &t.cap, 0, sizeof(*t.n));
+	if (err)
+		return err;
 	t.n[0] = (tnode){ .name = (uint32_t)rpt_strmap_get((rpt_strmap *)&r->names, r->rows[ri].sym, NULL) };
 	t.len = 1;
-	for (size_t s = 0; s < r->stack_ix.n; s++) {
+	for (size_t s = 0; s < r->stack_ix.n && !err; s++) {
 		const stack *st = &r->stacks[s];
 		if (st->row != ri)
 			continue;
 		uint32_t node = 0;
 		t.n[0].samples += st->samples;
-		for (uint32_t i = 0; i < st->n && node != UINT32_MAX; i++) {
+		for (uint32_t i = 0; i < st->n; i++) {
 			node = tree_child(&t, node, st->frames[i]);
-			if (node != UINT32_MAX)
-				t.n[node].samples += st->samples;
+			if (node == UINT32_MAX) {
+				err = -ENOMEM;
+				break;
+			}
+			t.n[node].samples += st->samples;
 		}
 	}
-	char indent[512] = "               ";
-	printf("            |\n            ---%s\n", r->rows[ri].sym);
-	tree_print(r, &t, 0, indent, strlen(indent));
-	printf("\n");
+	if (!err)
+		err = indent_add(&in, "               ", 15);
+	if (!err) {
+		printf("            |\n            ---%s\n", r->rows[ri].sym);
+		err = tree_print(r, &t, 0, &in);
+		printf("\n");
+	}
+	free(in.s);
 	free(t.n);
+	return err;
 }
 
 static void print_json(const replay *r, const uint32_t *order, size_t nrows, const rpt_report_opts *o)
@@ -492,6 +540,7 @@ static int print_report(replay *r, const rpt_report_opts *o)
 {
 	const rpt_profile *p = r->p;
 	size_t nrows = r->row_ix.n;
+	int err = 0;
 	uint32_t *order = malloc((nrows ? nrows : 1) * sizeof(uint32_t));
 	if (!order)
 		return -ENOMEM;
@@ -519,12 +568,12 @@ static int print_report(replay *r, const rpt_report_opts *o)
 			printf("  %8.2f%%  %-15s %7u  %-20s  [%c] %s\n",
 			       100.0 * (double)w->period / (double)(r->total_period ? r->total_period : 1), w->comm,
 			       w->pid, w->dso, w->kernel ? 'k' : '.', w->sym);
-			if (o->callchains)
-				print_callers(r, order[i]);
+			if (o->callchains && (err = print_callers(r, order[i])))
+				break;
 		}
 	}
 	free(order);
-	return 0;
+	return err;
 }
 
 int rpt_profile_report(const rpt_profile *p, const rpt_report_opts *o)

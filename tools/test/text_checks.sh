@@ -39,6 +39,34 @@ print(" ".join(str(len(c["callers"])) for c in e[0]["callchains"]))' "$T/out" 2>
 check "report -g: stacks of 600 frames kept whole and apart (callers per stack: $chains)" \
   test "$rc" = 0 -a "$chains" = "599 599"
 
+# The -g tree has no depth or width limit.  A comb: stack k (k = 0..69) is
+# the leaf, callers c1..ck and a caller of its own xk, so that every level
+# branches and the indent grows by some 10 columns a level (over 700 at the
+# bottom).  Each xk is "[unknown] rp-comb+0x2NNN".
+awk -v hdr="$hdr" 'BEGIN {
+  printf "%sc 1 100 100 1 comb\nm 1 100 400000 100000 0 /rp-comb\n", hdr
+  for (k = 0; k < 70; k++) {
+    printf "s %d 100 100 0 1 2 %d 400010", k + 2, k + 2
+    for (i = 1; i <= k; i++) printf " %x", 4198400 + 16 * i
+    printf " %x\n", 4202496 + 16 * k
+  }
+}' > "$T/comb.rec"
+rc=$(run "$RP" report -g "$T/comb.rec")
+tips=$(grep -cE -- '\[unknown\] rp-comb\+0x2[0-9a-f]{3}$' "$T/out")
+col=$(awk 'index($0, "[unknown] rp-comb+0x2450") { print index($0, "[unknown] rp-comb+0x2450") }' "$T/out")
+check "report -g: a tree branching 70 levels deep is printed whole (rc=$rc, $tips of 70 tips, the last at column ${col:-none})" \
+  test "$rc" = 0 -a "$tips" = 70 -a "${col:-0}" -gt 600
+# A node with 300 callers: every branch shown.
+awk -v hdr="$hdr" 'BEGIN {
+  printf "%sc 1 100 100 1 wide\nm 1 100 400000 100000 0 /rp-wide\n", hdr
+  for (k = 0; k < 300; k++) printf "s %d 100 100 0 1 2 2 400010 %x\n", k + 2, 4259840 + 16 * k
+}' > "$T/wide.rec"
+rc=$(run "$RP" report -g "$T/wide.rec")
+branches=$(grep -cE -- '--0\.33%--\[unknown\] rp-wide\+0x1[0-9a-f]{4}$' "$T/out")
+last=$(grep -c -- '--0\.33%--\[unknown\] rp-wide+0x112b0$' "$T/out")
+check "report -g: a node with 300 callers shows 300 branches (rc=$rc, $branches shown)" \
+  test "$rc" = 0 -a "$branches" = 300 -a "$last" = 1
+
 # ---- trace --events: names escaped ------------------------------------------
 # A file name that holds a forged event line and a terminal escape.
 evil=$(printf 'rp-x\n1.000000000 0 1 1 systemd exit ppid=0 status=0 signal=0 \033[31mred')
