@@ -167,6 +167,30 @@ static size_t print_text(const char *s, size_t n)
 	return w;
 }
 
+/* One argv item of n bytes (to a NUL) as one word: with the C escapes of
+ * print_text, and in double quotes (a '"' inside as \") when it is empty,
+ * is "..." (the mark of a cut argv) or holds a space or a quote, so that the
+ * items a b and "a b" print differently and a line splits back into them. */
+static void print_arg(const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	bool quote = len == 0 || (len == 3 && !memcmp(s, "...", 3)) || memchr(s, ' ', len) ||
+	             memchr(s, '"', len) || memchr(s, '\'', len);
+	if (!quote) {
+		print_text(s, len);
+		return;
+	}
+	fputc('"', stdout);
+	for (size_t i = 0, j; i < len; i = j + 1) {
+		const char *q = memchr(s + i, '"', len - i);
+		j = q ? (size_t)(q - s) : len;
+		print_text(s + i, j - i);
+		if (q)
+			fputs("\\\"", stdout);
+	}
+	fputc('"', stdout);
+}
+
 static void print_line(const trace_state *st, const struct rp_trace_event_full *f)
 {
 	const struct rp_trace_event *e = &f->h;
@@ -197,7 +221,7 @@ static void print_line(const trace_state *st, const struct rp_trace_event_full *
 			while (k < e->args_len && a[k])
 				k++;
 			fputc(' ', stdout);
-			print_text(a + i, k - i);
+			print_arg(a + i, k - i);
 			i = k + 1;
 		}
 		if (e->args_cut)

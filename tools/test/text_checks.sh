@@ -84,6 +84,24 @@ else
     test "$rc" = 0 -a "$forged" = 0 -a "$esc" = 0 -a "$shown" -ge 1
 fi
 
+# ---- trace --events: argv items told apart ------------------------------------
+# "rpq a b" is one item, rpq a b three; an item holding a quote, and an empty one
+ends_with() { S=$1 awk 'BEGIN { s = ENVIRON["S"] } length($0) >= length(s) && substr($0, length($0) - length(s) + 1) == s' "$T/out" | wc -l; }
+(for i in $(seq 60); do
+   /bin/echo "rpq a b" > /dev/null; /bin/echo rpq a b > /dev/null; /bin/echo 'rp"q' '' '...' > /dev/null; sleep 0.05
+ done) & el=$!
+rc=$(run "$RP" trace --seconds 2 --events --comm echo)
+kill $el 2>/dev/null; wait $el 2>/dev/null
+if [ "$rc" = 1 ] && refused; then
+  skip "trace --events quotes argv items" "kernel refused bpf/perf: $(head -1 "$T/err")"
+else
+  one=$(ends_with ' argv: /bin/echo "rpq a b"')
+  three=$(ends_with ' argv: /bin/echo rpq a b')
+  quoted=$(ends_with ' argv: /bin/echo "rp\"q" "" "..."')
+  check "trace --events: argv items with a space, a quote, empty or '...' are quoted (rc=$rc; one item: $one, three items: $three, quote/empty/...: $quoted)" \
+    test "$rc" = 0 -a "$one" -ge 1 -a "$three" -ge 1 -a "$quoted" -ge 1
+fi
+
 # ---- pipe on a pinned program -----------------------------------------------
 if ! command -v bpftool > /dev/null; then
   skip "pipe on a pinned program says it is no map" "bpftool is not installed"
