@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -315,7 +316,13 @@ static int parse_args(int argc, char **argv, record_opts *o)
 }
 
 /* Fork CMD stopped before exec; *go releases it.  The child reports an exec
- * failure's errno on *status (close-on-exec: EOF means exec worked). */
+ * failure's errno on *status (close-on-exec: EOF means exec worked).
+ *
+ * CMD leads a process group of its own (set by both sides, before the exec),
+ * so that stopping it reaches every process it started with one kill(-pgid).
+ * The terminal stays with ringproof's group: Ctrl-C reaches ringproof only,
+ * which passes it on to CMD's group (a tcsetpgrp would send it past
+ * ringproof, which could then not escalate). */
 static pid_t spawn(char **cmd, int *go, int *status)
 {
 	int gp[2], sp[2];
@@ -328,6 +335,7 @@ static pid_t spawn(char **cmd, int *go, int *status)
 		char b;
 		close(gp[1]);
 		close(sp[0]);
+		setpgid(0, 0);
 		if (read(gp[0], &b, 1) != 1)
 			_exit(127);
 		signal(SIGPIPE, SIG_DFL);
@@ -339,6 +347,7 @@ static pid_t spawn(char **cmd, int *go, int *status)
 			_exit(127);
 		_exit(127);
 	}
+	setpgid(pid, pid); /* whichever of the two runs first */
 	close(gp[0]);
 	close(sp[1]);
 	*go = gp[1];
@@ -441,24 +450,77 @@ static int out_commit(out_file *out, const rpt_profile *p)
 	return err;
 }
 
-/* The first SIGINT or SIGTERM is passed on to CMD.  CMD may ignore it: a
- * second one, or CMD still running STOP_GRACE s after the first, kills it. */
-static void stop_child(pid_t child, const char *name, double *stop_at, bool *killed)
+/* Signal CMD's process group; a signal other than SIGKILL is followed by a
+ * SIGCONT, so that a stopped process gets it (as timeout(1) does). */
+static void signal_group(pid_t child, int sig)
+{
+	kill(-child, sig);
+	if (sig != SIGKILL)
+		kill(-child, SIGCONT);
+}
+
+/* The first SIGINT or SIGTERM is passed on to CMD's process group.  CMD may
+ * ignore it, and so may the processes it started: a second one, or any of
+ * the group still running STOP_GRACE s after the first, kills the group. */
+static void stop_child(pid_t child, const char *name, bool child_done, double *stop_at, bool *killed)
 {
 	int sig = rpt_stop;
 	rpt_stop = 0;
 	if (sig && !*stop_at) {
-		kill(child, sig);
+		signal_group(child, sig);
 		*stop_at = rpt_now();
 	} else if (*stop_at && !*killed && (sig || rpt_now() - *stop_at >= STOP_GRACE)) {
-		fprintf(stderr, "%s record: killing '%s' (SIGKILL): ", rpt_prog, name);
+		fprintf(stderr, "%s record: killing %s'%s' (SIGKILL): ", rpt_prog,
+		        child_done ? "what is left of the process group of " : "", name);
 		if (sig)
 			fprintf(stderr, "a second signal came\n");
 		else
 			fprintf(stderr, "still running %d s after the signal\n", STOP_GRACE);
-		kill(child, SIGKILL);
+		signal_group(child, SIGKILL);
 		*killed = true;
+		*stop_at = rpt_now();
 	}
+}
+
+/* CMD's process group, for on_tstp; 0 while there is none */
+static volatile sig_atomic_t tstp_group;
+
+/* Ctrl-Z sends SIGTSTP to the terminal's foreground group, ringproof's, not
+ * to CMD's: pass it on, stop ringproof the default way, and on SIGCONT (fg,
+ * bg) continue CMD's group.  Async-signal-safe calls only. */
+static void on_tstp(int sig)
+{
+	int e = errno;
+	pid_t g = (pid_t)tstp_group;
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, me = { .sa_handler = on_tstp };
+	sigset_t set;
+	if (g > 0)
+		kill(-g, SIGTSTP);
+	sigaction(SIGTSTP, &dfl, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTSTP);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig); /* stops here until SIGCONT */
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	sigemptyset(&me.sa_mask);
+	sigaction(SIGTSTP, &me, NULL);
+	if (g > 0)
+		kill(-g, SIGCONT);
+	errno = e;
+}
+
+/* Reap CMD and the orphans of its tree (ringproof is their subreaper, as
+ * not every init reaps); true once CMD has ended, its status in *wstatus. */
+static bool reap(pid_t child, int *wstatus)
+{
+	bool done = false;
+	int ws;
+	for (pid_t p; (p = waitpid(-1, &ws, WNOHANG)) > 0;)
+		if (p == child) {
+			*wstatus = ws;
+			done = true;
+		}
+	return done;
 }
 
 int rpt_cmd_record(int argc, char **argv)
@@ -505,12 +567,23 @@ int rpt_cmd_record(int argc, char **argv)
 	pid_t child = -1, target;
 	int go = -1, status = -1, rc = RPT_EXIT_FAIL;
 	if (cmd) {
+		/* the orphans of CMD's tree become ours: reaped, they leave the group */
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
 		child = spawn(cmd, &go, &status);
 		if (child < 0) {
 			out_abort(&out);
 			free(st);
 			return rpt_fail("starting the command", -errno);
 		}
+		/* CMD is out of the terminal's foreground group: a hangup (SIGHUP)
+		 * is passed on like SIGINT and SIGTERM, Ctrl-Z by on_tstp */
+		struct sigaction sa;
+		if (!sigaction(SIGINT, NULL, &sa))
+			sigaction(SIGHUP, &sa, NULL);
+		tstp_group = child;
+		sa = (struct sigaction){ .sa_handler = on_tstp };
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGTSTP, &sa, NULL);
 	}
 	if (o.all_cpus) {
 		target = -1;
@@ -559,14 +632,23 @@ int rpt_cmd_record(int argc, char **argv)
 	bool child_done = false, killed = false;
 	double stop_at = 0;
 	for (;;) {
-		if (child > 0 && waitpid(child, &wstatus, WNOHANG) == child) {
-			child_done = true;
-			break;
+		if (child > 0 && !child_done)
+			child_done = reap(child, &wstatus);
+		if (child_done) {
+			/* CMD ended by itself: the processes it left are not ours to stop.
+			 * After a stop signal the group goes with it: wait for the rest
+			 * (reaping them) until it is empty, or kill it; a process that
+			 * does not die within 1 s of SIGKILL is left. */
+			if (!stop_at)
+				break;
+			reap(child, &wstatus);
+			if ((kill(-child, 0) < 0 && errno == ESRCH) || (killed && rpt_now() - stop_at >= 1))
+				break;
 		}
 		if (rpt_stop && child <= 0)
 			break;
 		if (child > 0)
-			stop_child(child, cmd[0], &stop_at, &killed);
+			stop_child(child, cmd[0], child_done, &stop_at, &killed);
 		if (o.pid && kill((pid_t)o.pid, 0) < 0 && errno == ESRCH)
 			break;
 		err = rpt_perfset_poll(&set, 100);

@@ -24,7 +24,10 @@ rc=$(run "$RP" record -- true)
 if [ "$rc" = 1 ] && refused; then
   reason=$(head -1 "$T/err")
   for t in "record: TERM is passed on to CMD" "record: a second INT kills a CMD that ignores INT" \
-           "record: INT kills a CMD still running 2 s later"; do
+           "record: INT kills a CMD still running 2 s later" \
+           "record: stopping CMD kills a grandchild that ignores INT and TERM" \
+           "record: a grandchild that ignores TERM goes with CMD" \
+           "record: TSTP stops CMD with ringproof, CONT continues both, HUP is passed on"; do
     skip "$t" "kernel refused perf: $reason"
   done
 else
@@ -37,6 +40,55 @@ else
   record_signalled "trap '' INT TERM; exec sleep 8" INT
   check "record: INT kills a CMD still running 2 s later, report printed (rc=$rc, ${took} ms)" \
     test "$rc" = 137 -a "$took" -ge 1900 -a "$took" -lt 4500 -a -n "$(grep 'still running 2 s' "$T/err")" -a "$(report_lines)" = 1
+
+  # CMD starts a grandchild that ignores INT and TERM (and writes its pid to
+  # $T/gc.pid); the tool is stopped with the signal $2.  Sets rc, gpid and
+  # left (the grandchild's pid when it is still running after the tool ended;
+  # its start time tells it from a later process given the same pid).
+  record_grandchild() {
+    local pid st state now
+    rm -f "$T/gc.pid"
+    "$RP" record -- sh -c "$1(trap '' INT TERM; exec sleep 1000) & echo \$! > '$T/gc.pid'; wait" \
+      > "$T/out" 2> "$T/err" &
+    pid=$!
+    for _ in $(seq 100); do [ -s "$T/gc.pid" ] && break; sleep 0.1; done
+    gpid=$(cat "$T/gc.pid" 2> /dev/null)
+    st=$(awk '{ print $22 }' "/proc/${gpid:-none}/stat" 2> /dev/null)
+    kill -"$2" $pid
+    wait $pid; rc=$?
+    left=
+    if [ -n "$st" ] && read -r state now < <(awk '{ print $3, $22 }' "/proc/$gpid/stat" 2> /dev/null) &&
+       [ "$now" = "$st" ] && [ "$state" != Z ]; then
+      left=$gpid
+      kill -KILL "$gpid"
+    fi
+    [ -n "$st" ] || gpid=
+  }
+  record_grandchild "trap '' INT TERM; " INT
+  check "record: stopping CMD kills a grandchild that ignores INT and TERM, in CMD's process group (rc=$rc, grandchild ${gpid:-not seen}${left:+ still running})" \
+    test "$rc" = 137 -a -n "$gpid" -a -z "$left" -a "$(report_lines)" = 1
+  record_grandchild "" TERM
+  check "record: a grandchild that ignores TERM goes with CMD, which TERM ended (rc=$rc, grandchild ${gpid:-not seen}${left:+ still running})" \
+    test "$rc" = 143 -a -n "$gpid" -a -z "$left" -a "$(report_lines)" = 1
+
+  # CMD's group is not the terminal's foreground group: Ctrl-Z (TSTP) and a
+  # hangup (HUP) reach ringproof only, which passes them on
+  pstate() { awk '{ print $3 }' "/proc/$1/stat" 2> /dev/null; }
+  rm -f "$T/gc.pid"
+  "$RP" record -- sh -c "echo \$\$ > '$T/gc.pid'; exec sleep 30" > "$T/out" 2> "$T/err" &
+  pid=$!
+  for _ in $(seq 100); do [ -s "$T/gc.pid" ] && break; sleep 0.1; done
+  cpid=$(cat "$T/gc.pid" 2> /dev/null)
+  kill -TSTP $pid
+  for _ in $(seq 20); do [ "$(pstate "$cpid")" = T ] && [ "$(pstate $pid)" = T ] && break; sleep 0.1; done
+  stopped="$(pstate $pid)$(pstate "$cpid")"
+  kill -CONT $pid
+  for _ in $(seq 20); do [ "$(pstate "$cpid")" != T ] && break; sleep 0.1; done
+  cont="$(pstate $pid)$(pstate "$cpid")"
+  kill -HUP $pid
+  wait $pid; rc=$?
+  check "record: TSTP stops CMD with ringproof, CONT continues both, HUP is passed on (states ${stopped:-?} then ${cont:-?}, rc=$rc)" \
+    test -n "$cpid" -a "$stopped" = TT -a -z "$(tr -d SR <<<"$cont")" -a "${#cont}" = 2 -a "$rc" = 129 -a "$(report_lines)" = 1
 fi
 
 # -o FILE: a bad path fails before the command runs
