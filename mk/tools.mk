@@ -8,7 +8,8 @@ TOOLS_LIBS    = -ldw -lseccomp $(LIBBPF_LIBS)
 # BPF objects (mk/bpf.mk) the tool embeds (trace) and its tests use.
 TOOLS_BPF     = $(BPF_DIR)/trace.bpf.o $(BPF_DIR)/bench_perf.bpf.o $(BPF_DIR)/bench_ringbuf.bpf.o
 # The tools suite's helpers (tools/test/).
-TOOLS_TESTS   = $(TOOLS_DIR)/tools-test-emit $(TOOLS_DIR)/tools-test-hot $(TOOLS_DIR)/tools-test-deep
+TOOLS_TESTS   = $(TOOLS_DIR)/tools-test-emit $(TOOLS_DIR)/tools-test-hot $(TOOLS_DIR)/tools-test-deep \
+                $(TOOLS_DIR)/tools-test-notmpfile.so
 
 ALL_TARGETS  += $(TOOLS_BIN) $(TOOLS_TESTS)
 
@@ -45,6 +46,11 @@ $(TOOLS_DIR)/tools-test-hot: tools/test/hot.c
 $(TOOLS_DIR)/tools-test-deep: tools/test/deep.c
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-inline -o $@ $<
+
+# Test shim (LD_PRELOAD): a filesystem without O_TMPFILE, for record -o's fallback.
+$(TOOLS_DIR)/tools-test-notmpfile.so: tools/test/notmpfile.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -shared -fPIC -o $@ $< -ldl
 
 -include $(TOOLS_OBJS:.o=.d)
 

@@ -382,13 +382,18 @@ static int open_events(rpt_perfset *set, struct perf_event_attr *attr, const rec
 	return 0;
 }
 
-/* -o FILE: written to FILE.tmp.XXXXXX beside it, created before sampling
- * starts (a bad path fails at once) and renamed over FILE once complete, so
- * a failed write leaves no partial FILE. */
+/* -o FILE: written to an unnamed file (O_TMPFILE) in FILE's directory,
+ * created before sampling starts (a bad path fails at once), and linked in
+ * as FILE once complete, so that neither a failed write nor a killed
+ * ringproof leaves a partial FILE or a temporary one.  A new FILE is linked
+ * in directly; an existing one is replaced by linking to FILE.tmp.XXXXXX and
+ * renaming that over it.  A filesystem without O_TMPFILE gets the named
+ * FILE.tmp.XXXXXX from the start (a killed ringproof leaves it). */
 typedef struct out_file {
 	const char *path;
-	char *tmp;
+	char *tmp;   /* the named temporary file, NULL while there is none */
 	FILE *f;
+	bool unnamed; /* f is an O_TMPFILE file */
 } out_file;
 
 static void out_abort(out_file *out)
@@ -404,26 +409,75 @@ static void out_abort(out_file *out)
 	errno = e;
 }
 
+/* path's directory, "." for a name without one */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return strdup(".");
+	size_t n = slash == path ? 1 : (size_t)(slash - path);
+	char *d = malloc(n + 1);
+	if (d) {
+		memcpy(d, path, n);
+		d[n] = 0;
+	}
+	return d;
+}
+
+/* path.tmp.XXXXXX with 6 letters and digits of its own */
+static char *tmp_name(const char *path, unsigned try)
+{
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	size_t n = strlen(path) + sizeof(".tmp.XXXXXX");
+	char *t = malloc(n);
+	if (!t)
+		return NULL;
+	uint64_t v = (uint64_t)(rpt_now() * 1e9) ^ ((uint64_t)getpid() << 32) ^ ((uint64_t)try * 0x9e3779b97f4a7c15u);
+	int k = snprintf(t, n, "%s.tmp.", path);
+	for (int i = 0; i < 6; i++, v /= sizeof(abc) - 1)
+		t[k + i] = abc[v % (sizeof(abc) - 1)];
+	t[k + 6] = 0;
+	return t;
+}
+
 static int out_open(out_file *out, const char *path)
 {
 	struct stat sb;
 	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
 		return -EISDIR;
-	size_t n = strlen(path) + sizeof(".tmp.XXXXXX");
 	out->path = path;
-	if (!(out->tmp = malloc(n)))
+	char *dir = dir_of(path);
+	if (!dir)
 		return -ENOMEM;
-	snprintf(out->tmp, n, "%s.tmp.XXXXXX", path);
-	int fd = mkostemp(out->tmp, O_CLOEXEC);
-	if (fd < 0) {
-		int err = -errno;
-		free(out->tmp);
-		out->tmp = NULL;
-		return err;
+	/* the mode as fopen gives it: 0666 less the umask */
+	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	free(dir);
+	if (fd >= 0) {
+		out->unnamed = true;
+	} else if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+		return -errno;
+	} else { /* no O_TMPFILE here: a named temporary file */
+		size_t n = strlen(path) + sizeof(".tmp.XXXXXX");
+		if (!(out->tmp = malloc(n)))
+			return -ENOMEM;
+		snprintf(out->tmp, n, "%s.tmp.XXXXXX", path);
+		fd = mkostemp(out->tmp, O_CLOEXEC);
+		if (fd < 0) {
+			int err = -errno;
+			free(out->tmp);
+			out->tmp = NULL;
+			return err;
+		}
+		mode_t mask = umask(0); /* mkostemp makes 0600 */
+		umask(mask);
+		if (fchmod(fd, 0666 & ~mask) < 0) {
+			int err = -errno;
+			close(fd);
+			out_abort(out);
+			return err;
+		}
 	}
-	mode_t mask = umask(0); /* mkostemp makes 0600; fopen would give 0666 & ~umask */
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0 || !(out->f = fdopen(fd, "w"))) {
+	if (!(out->f = fdopen(fd, "w"))) {
 		int err = -errno;
 		close(fd);
 		out_abort(out);
@@ -432,17 +486,58 @@ static int out_open(out_file *out, const char *path)
 	return 0;
 }
 
+/* Give the unnamed file the name to: through /proc/self/fd (any user), or
+ * AT_EMPTY_PATH where /proc is not mounted. */
+static int link_unnamed(int fd, const char *to)
+{
+	char proc[64];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (!linkat(AT_FDCWD, proc, AT_FDCWD, to, AT_SYMLINK_FOLLOW))
+		return 0;
+	if (errno != ENOENT)
+		return -errno;
+	return linkat(fd, "", AT_FDCWD, to, AT_EMPTY_PATH) ? -errno : 0;
+}
+
 static int out_commit(out_file *out, const rpt_profile *p)
 {
 	int err = rpt_profile_save(p, out->f);
+	if (!err && fflush(out->f))
+		err = -errno;
 	if (!err && fsync(fileno(out->f)) < 0)
 		err = -errno;
+	if (!err && out->unnamed) {
+		/* a new FILE at once; an existing one replaced by a rename */
+		err = link_unnamed(fileno(out->f), out->path);
+		for (unsigned try = 0; err == -EEXIST && try < 100; try++) {
+			free(out->tmp);
+			if (!(out->tmp = tmp_name(out->path, try))) {
+				err = -ENOMEM;
+				break;
+			}
+			err = link_unnamed(fileno(out->f), out->tmp);
+			if (err) {
+				free(out->tmp); /* not made: nothing to remove */
+				out->tmp = NULL;
+				if (err == -EEXIST)
+					continue;
+				break;
+			}
+			if (rename(out->tmp, out->path) < 0)
+				err = -errno; /* out_abort removes the name */
+			else {
+				free(out->tmp);
+				out->tmp = NULL;
+			}
+			break;
+		}
+	}
 	if (fclose(out->f) && !err)
 		err = -errno;
 	out->f = NULL;
-	if (!err && rename(out->tmp, out->path) < 0)
+	if (!err && !out->unnamed && rename(out->tmp, out->path) < 0)
 		err = -errno;
-	if (!err) {
+	if (!err && out->tmp) {
 		free(out->tmp);
 		out->tmp = NULL;
 	}

@@ -115,6 +115,73 @@ else
     test "$rc" = 1 -a -z "$left" -a -n "$(grep 'prof.rec: No space left on device' "$T/err")"
 fi
 
+# -o FILE: a tool killed while recording leaves neither FILE nor a temporary
+# file (FILE is written to an unnamed O_TMPFILE file and linked in at the end).
+# Where the filesystem refuses O_TMPFILE (tools-test-notmpfile.so stands in
+# for one), a named FILE.tmp.XXXXXX is used instead.
+NOTMP=$DIR/tools-test-notmpfile.so
+# record -o DIR/prof.rec with the environment "$@", SIGKILLed while CMD runs;
+# sets left (the files left in DIR) and cpid (CMD's pid, empty if not seen)
+record_killed() {
+  local dir=$1 pid; shift
+  rm -rf "$dir" "$T/kill.pid"
+  mkdir -p "$dir"
+  env "$@" "$RP" record -o "$dir/prof.rec" -- sh -c "echo \$\$ > '$T/kill.pid'; exec sleep 30" > /dev/null 2> "$T/err" &
+  pid=$!
+  for _ in $(seq 100); do [ -s "$T/kill.pid" ] && break; sleep 0.1; done
+  sleep 0.3
+  kill -KILL $pid
+  wait $pid 2> /dev/null
+  cpid=$(cat "$T/kill.pid" 2> /dev/null)
+  [ -z "$cpid" ] || kill -KILL -- "-$cpid" 2> /dev/null || kill -KILL "$cpid" 2> /dev/null
+  left=$(ls -A "$dir" | tr '\n' ' ')
+}
+# record -o DIR/FILE over an old FILE with umask 027, the environment "$@";
+# sets rc, left and mode
+record_replace() {
+  local dir=$1; shift
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  echo old > "$dir/prof.rec"
+  rc=$( (umask 027; env "$@" "$RP" record -o "$dir/prof.rec" -- "$HOT" 20 > "$T/out" 2> "$T/err"); echo $?)
+  left=$(ls -A "$dir" | tr '\n' ' ')
+  mode=$(stat -c %a "$dir/prof.rec")
+}
+# after record_replace: FILE replaced whole, mode 0640, nothing else left
+replaced() {
+  [ "$rc" = 0 ] && [ "$left" = "prof.rec " ] && [ "$mode" = 640 ] &&
+    [ "$(head -1 "$1")" = "ringproof-record 2" ] && grep -q '^end ' "$1"
+}
+rc=$(run "$RP" record -- true)
+if [ "$rc" = 1 ] && refused; then
+  for t in "record -o: a killed record leaves no file" "record -o replaces FILE" "record -o creates a new FILE" \
+           "record -o without O_TMPFILE: a killed record leaves FILE.tmp.*" "record -o without O_TMPFILE replaces FILE"; do
+    skip "$t" "kernel refused perf: $(head -1 "$T/err")"
+  done
+else
+  record_killed "$T/kill"
+  check "record -o: SIGKILL of the tool leaves neither FILE nor FILE.tmp.* (cmd ${cpid:-not seen}${left:+, left: $left})" \
+    test -n "$cpid" -a -z "$left"
+  # the normal path: FILE replaced whole, mode 0666 less the umask, nothing else left
+  record_replace "$T/keep"
+  check "record -o replaces FILE, mode 0666 less the umask, no temporary left (rc=$rc, mode $mode, files: $left)" \
+    replaced "$T/keep/prof.rec"
+  rm -f "$T/keep/prof.rec"
+  rc=$(run "$RP" record -o "$T/keep/new.rec" -- "$HOT" 20)
+  left=$(ls -A "$T/keep" | tr '\n' ' ')
+  rc2=$(run "$RP" report "$T/keep/new.rec")
+  check "record -o creates a new FILE that report reads, no temporary left (rc=$rc, report rc=$rc2, files: $left)" \
+    test "$rc" = 0 -a "$rc2" = 0 -a "$left" = "new.rec " -a "$(report_lines)" = 1
+  # without O_TMPFILE: the named temporary file, which a SIGKILL leaves (so
+  # the fallback was taken), renamed over FILE on the normal path
+  record_killed "$T/kill" LD_PRELOAD="$NOTMP"
+  check "record -o without O_TMPFILE: a killed record leaves FILE.tmp.XXXXXX alone (cmd ${cpid:-not seen}, left: ${left:-nothing})" \
+    test -n "$cpid" -a -n "$(grep -xE 'prof\.rec\.tmp\.[A-Za-z0-9]{6} ' <<<"$left")"
+  record_replace "$T/keep" LD_PRELOAD="$NOTMP"
+  check "record -o without O_TMPFILE replaces FILE, mode 0666 less the umask, no temporary left (rc=$rc, mode $mode, files: $left)" \
+    replaced "$T/keep/prof.rec"
+fi
+
 # report refuses a damaged file, saying what is wrong
 : > "$T/empty.rec"
 rc=$(run "$RP" report "$T/empty.rec")
