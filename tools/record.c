@@ -7,13 +7,16 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -318,11 +321,13 @@ static int parse_args(int argc, char **argv, record_opts *o)
 /* Fork CMD stopped before exec; *go releases it.  The child reports an exec
  * failure's errno on *status (close-on-exec: EOF means exec worked).
  *
- * CMD leads a process group of its own (set by both sides, before the exec),
- * so that stopping it reaches every process it started with one kill(-pgid).
- * The terminal stays with ringproof's group: Ctrl-C reaches ringproof only,
- * which passes it on to CMD's group (a tcsetpgrp would send it past
- * ringproof, which could then not escalate). */
+ * CMD stays in ringproof's process group, so that for the terminal it is the
+ * foreground job ringproof is: it may read the terminal and change its
+ * settings, and Ctrl-C and Ctrl-Z reach both.  The processes CMD starts are
+ * reached through ancestry instead (stop_tree), whatever group or session
+ * they move to.  SIGTSTP, SIGHUP and the signal mask are left as ringproof
+ * got them; SIGINT and SIGTERM (ringproof's handler) and SIGPIPE (ignored by
+ * ringproof) are set back to their default. */
 static pid_t spawn(char **cmd, int *go, int *status)
 {
 	int gp[2], sp[2];
@@ -335,7 +340,6 @@ static pid_t spawn(char **cmd, int *go, int *status)
 		char b;
 		close(gp[1]);
 		close(sp[0]);
-		setpgid(0, 0);
 		if (read(gp[0], &b, 1) != 1)
 			_exit(127);
 		signal(SIGPIPE, SIG_DFL);
@@ -347,7 +351,6 @@ static pid_t spawn(char **cmd, int *go, int *status)
 			_exit(127);
 		_exit(127);
 	}
-	setpgid(pid, pid); /* whichever of the two runs first */
 	close(gp[0]);
 	close(sp[1]);
 	*go = gp[1];
@@ -545,77 +548,330 @@ static int out_commit(out_file *out, const rpt_profile *p)
 	return err;
 }
 
-/* Signal CMD's process group; a signal other than SIGKILL is followed by a
- * SIGCONT, so that a stopped process gets it (as timeout(1) does). */
-static void signal_group(pid_t child, int sig)
+/* ---- CMD's process tree -------------------------------------------------
+ *
+ * ringproof is the child subreaper of CMD's tree (PR_SET_CHILD_SUBREAPER):
+ * a process of the tree whose parent ends is reparented to ringproof, not to
+ * init, whatever process group or session it moved to (setsid included).  So
+ * CMD's tree is exactly ringproof's descendants, found by reading the parent
+ * of every process in /proc/PID/stat (no need for CONFIG_PROC_CHILDREN).
+ *
+ * A scan is not atomic.  A process read before its parent ends, and whose
+ * parent is reaped before the parent is read, is missed by that scan (the
+ * next one finds it, reparented to ringproof); the stop signal's walk can
+ * miss it that way, the SIGKILL walks repeat, and the last walk that finds
+ * nothing left is done twice.  A pid is only signalled when its parent
+ * chain led to ringproof in the scan, and through a pidfd opened before its
+ * start time is checked against the scan's, so a pid reused by another
+ * process in between is not signalled (unless it started in the same clock
+ * tick as the one it replaced).  Where pidfd_open(2) is missing
+ * (Linux before 5.3), kill(2) is used, with a small race: a process other
+ * than ringproof's own child that ends, is reaped by its parent and whose
+ * pid is reused between the scan and the kill would have the newcomer
+ * signalled. */
+
+typedef struct proc_ent {
+	pid_t pid, ppid;
+	unsigned long long start; /* clock ticks after boot: names the process with pid */
+	char state;               /* R, S, D, T, Z... */
+	unsigned depth;           /* 1: ringproof's child, 2: grandchild...; 0: not ours */
+} proc_ent;
+
+typedef struct proc_scan {
+	proc_ent *v;
+	size_t n, cap;
+} proc_scan;
+
+/* pid's /proc/PID/stat (dir: /proc): parent, state and start time.
+ * -ENOENT or -ESRCH when the process is gone. */
+static int read_stat(int dir, pid_t pid, proc_ent *e)
 {
-	kill(-child, sig);
-	if (sig != SIGKILL)
-		kill(-child, SIGCONT);
+	char path[32], buf[1024];
+	snprintf(path, sizeof(path), "%d/stat", (int)pid);
+	int fd = openat(dir, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	int err = n < 0 ? -errno : n == 0 ? -ESRCH : 0;
+	close(fd);
+	if (err)
+		return err;
+	buf[n] = 0;
+	/* the comm (field 2) may hold spaces and ')': the fields after it */
+	char *p = strrchr(buf, ')');
+	int ppid;
+	e->pid = pid;
+	if (!p || sscanf(p + 1, " %c %d %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+	                 &e->state, &ppid, &e->start) != 3)
+		return -EPROTO;
+	e->ppid = ppid;
+	e->depth = 0;
+	return 0;
 }
 
-/* The first SIGINT or SIGTERM is passed on to CMD's process group.  CMD may
- * ignore it, and so may the processes it started: a second one, or any of
- * the group still running STOP_GRACE s after the first, kills the group. */
-static void stop_child(pid_t child, const char *name, bool child_done, double *stop_at, bool *killed)
+static int by_ppid(const void *a, const void *b)
 {
+	const proc_ent *x = a, *y = b;
+	return x->ppid < y->ppid ? -1 : x->ppid > y->ppid;
+}
+
+/* the first entry of the sorted v[0..n) whose parent is ppid (n if none) */
+static size_t first_child(const proc_ent *v, size_t n, pid_t ppid)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].ppid < ppid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Every process in /proc into s, those of ringproof's tree with a depth;
+ * *dir_out is /proc, open.  A process that goes away during the scan is left
+ * out; any other failure (/proc not mounted, no memory, too many open
+ * files) is returned. */
+static int scan_tree(proc_scan *s, DIR **dir_out)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return -errno;
+	int err = 0;
+	s->n = 0;
+	for (;;) {
+		errno = 0;
+		struct dirent *de = readdir(d);
+		if (!de) {
+			err = -errno;
+			break;
+		}
+		char *end;
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		long pid = strtol(de->d_name, &end, 10);
+		if (*end || pid <= 0 || pid > INT32_MAX)
+			continue;
+		if (s->n == s->cap) {
+			size_t nc = s->cap ? 2 * s->cap : 512;
+			proc_ent *q = realloc(s->v, nc * sizeof(*q));
+			if (!q) {
+				err = -ENOMEM;
+				break;
+			}
+			s->v = q;
+			s->cap = nc;
+		}
+		err = read_stat(dirfd(d), (pid_t)pid, &s->v[s->n]);
+		if (err == -ENOENT || err == -ESRCH) {
+			err = 0; /* ended since readdir */
+			continue;
+		}
+		if (err)
+			break;
+		s->n++;
+	}
+	if (err) {
+		closedir(d);
+		return err;
+	}
+	/* breadth first from ringproof: each entry gets a depth once at most */
+	qsort(s->v, s->n, sizeof(*s->v), by_ppid);
+	pid_t self = getpid();
+	bool more = false;
+	for (size_t i = first_child(s->v, s->n, self); i < s->n && s->v[i].ppid == self; i++) {
+		s->v[i].depth = 1;
+		more = true;
+	}
+	for (unsigned depth = 1; more; depth++) {
+		more = false;
+		for (size_t i = 0; i < s->n; i++) {
+			if (s->v[i].depth != depth)
+				continue;
+			for (size_t k = first_child(s->v, s->n, s->v[i].pid); k < s->n && s->v[k].ppid == s->v[i].pid; k++)
+				if (!s->v[k].depth) {
+					s->v[k].depth = depth + 1;
+					more = true;
+				}
+		}
+	}
+	*dir_out = d;
+	return 0;
+}
+
+/* Send sig to the process e of the scan, if it is still that process. */
+static void signal_proc(int dir, const proc_ent *e, int sig)
+{
+#ifdef SYS_pidfd_open
+	int fd = (int)syscall(SYS_pidfd_open, e->pid, 0);
+	if (fd >= 0) {
+		proc_ent now;
+		if (!read_stat(dir, e->pid, &now) && now.start == e->start)
+			syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
+		close(fd);
+		return;
+	}
+	if (errno == ESRCH)
+		return; /* gone */
+#else
+	(void)dir;
+#endif
+	kill(e->pid, sig); /* no pidfd: the race told above */
+}
+
+/* Walk ringproof's tree: send sig (0: none) to every live process of it but
+ * skip (0: none, else already sent sig), with a SIGCONT after it to a
+ * stopped one (skip too) so that it acts on it.  Returns how many live processes the tree holds (zombies are not
+ * counted), or a negative errno when /proc cannot be scanned. */
+static long walk_tree(proc_scan *s, int sig, pid_t skip)
+{
+	DIR *d = NULL;
+	int err = scan_tree(s, &d);
+	if (err)
+		return err;
+	int dir = dirfd(d);
+	long live = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const proc_ent *e = &s->v[i];
+		if (!e->depth || e->state == 'Z' || e->state == 'X' || e->state == 'x')
+			continue;
+		live++;
+		if (sig && e->pid != skip)
+			signal_proc(dir, e, sig);
+		if (sig && sig != SIGKILL && e->state == 'T')
+			signal_proc(dir, e, SIGCONT);
+	}
+	closedir(d);
+	return live;
+}
+
+#define KILL_GRACE 1 /* seconds a SIGKILLed tree may go without shrinking before it is left */
+#define KILL_MAX 10  /* seconds after SIGKILL when what is left is left, shrinking or not */
+
+/* Stopping CMD and its tree, a turn of record's loop at a time. */
+typedef struct stopper {
+	pid_t child;      /* CMD */
+	const char *name; /* CMD's name, for messages */
+	bool done;        /* CMD reaped, its status in wstatus */
+	int wstatus;
+	double stop_at;   /* when the first stop signal came; 0: none yet */
+	double kill_at;   /* when the tree got SIGKILL; 0: not yet */
+	double shrunk_at; /* when a SIGKILL walk last found fewer processes */
+	long kill_left;   /* how many that walk found */
+	bool walk_failed; /* said once that /proc could not be scanned */
+	proc_scan scan;
+} stopper;
+
+/* Reap CMD and the orphans of its tree (ringproof is their subreaper, as
+ * not every init reaps them). */
+static void reap(stopper *s)
+{
+	int ws;
+	for (pid_t p; (p = waitpid(-1, &ws, WNOHANG)) > 0;)
+		if (p == s->child) {
+			s->wstatus = ws;
+			s->done = true;
+		}
+}
+
+/* walk_tree, telling once when /proc cannot be scanned; then CMD stands
+ * for the whole tree. */
+static long walk(stopper *s, int sig, pid_t skip)
+{
+	long n = walk_tree(&s->scan, sig, skip);
+	if (n >= 0)
+		return n;
+	if (!s->walk_failed) {
+		fprintf(stderr, "%s record: cannot list the processes '%s' started (scanning /proc: %s): "
+		        "signalling '%s' alone\n", rpt_prog, s->name, strerror((int)-n), s->name);
+		s->walk_failed = true;
+	}
+	if (sig && !s->done && skip != s->child)
+		kill(s->child, sig);
+	return s->done ? 0 : 1;
+}
+
+/* SIGKILL to the whole tree, walk after walk while processes are left (one
+ * may fork while it is killed), for 200 ms at most: the loop's turns go on
+ * with it. */
+static void kill_tree(stopper *s)
+{
+	double t0 = rpt_now();
+	s->kill_at = t0;
+	for (;;) {
+		long n = walk(s, SIGKILL, 0);
+		reap(s);
+		if (n <= 0 || rpt_now() - t0 >= 0.2)
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
+	s->shrunk_at = rpt_now(); /* a walk of thousands of processes takes a while */
+	s->kill_left = LONG_MAX;
+}
+
+/* One turn of record's loop while there is a CMD: reap, and act on a stop
+ * signal.  The first SIGINT, SIGTERM or SIGHUP is passed on to CMD and to
+ * every other live process of its tree.  After it, record waits for the
+ * whole tree to end; when any of it is left STOP_GRACE s after the signal,
+ * or a second signal comes, the tree gets SIGKILL (kill_tree, then a walk
+ * each turn) until nothing is left; once CMD is gone, what is left when the
+ * tree has not shrunk for KILL_GRACE s, or KILL_MAX s after the SIGKILL, is
+ * left (a process stuck in the kernel).  Without a stop
+ * signal, what CMD leaves when it ends by itself is left alone.  Returns
+ * true when record is done waiting. */
+static bool stop_tree(stopper *s)
+{
+	reap(s);
 	int sig = rpt_stop;
 	rpt_stop = 0;
-	if (sig && !*stop_at) {
-		signal_group(child, sig);
-		*stop_at = rpt_now();
-	} else if (*stop_at && !*killed && (sig || rpt_now() - *stop_at >= STOP_GRACE)) {
-		fprintf(stderr, "%s record: killing %s'%s' (SIGKILL): ", rpt_prog,
-		        child_done ? "what is left of the process group of " : "", name);
+	if (!s->stop_at && !sig)
+		return s->done;
+	if (!s->stop_at) {
+		s->stop_at = rpt_now();
+		if (!s->done)
+			kill(s->child, sig);
+		walk(s, sig, s->child);
+		return false;
+	}
+	if (s->kill_at) {
+		long n = walk(s, SIGKILL, 0);
+		if (n == 0)
+			n = walk(s, SIGKILL, 0); /* nothing left: make sure (a scan is not atomic) */
+		reap(s);
+		double now = rpt_now();
+		if (n < s->kill_left) {
+			s->kill_left = n;
+			s->shrunk_at = now;
+		}
+		/* SIGKILLed, a process cannot fork: the tree only shrinks, unless
+		 * one is stuck in the kernel (then it is left) */
+		if (s->done && n > 0 && (now - s->shrunk_at >= KILL_GRACE || now - s->kill_at >= KILL_MAX)) {
+			fprintf(stderr, "%s record: %ld process%s of '%s' still there after SIGKILL: left\n",
+			        rpt_prog, n, n == 1 ? "" : "es", s->name);
+			return true;
+		}
+		return s->done && n == 0;
+	}
+	long n = walk(s, 0, 0);
+	if (n == 0)
+		n = walk(s, 0, 0);
+	if (n == 0 && s->done)
+		return true;
+	if (sig || rpt_now() - s->stop_at >= STOP_GRACE) {
+		if (s->done)
+			fprintf(stderr, "%s record: killing what is left of the processes of '%s' (SIGKILL): ",
+			        rpt_prog, s->name);
+		else
+			fprintf(stderr, "%s record: killing '%s' and the processes it started (SIGKILL): ",
+			        rpt_prog, s->name);
 		if (sig)
 			fprintf(stderr, "a second signal came\n");
 		else
 			fprintf(stderr, "still running %d s after the signal\n", STOP_GRACE);
-		signal_group(child, SIGKILL);
-		*killed = true;
-		*stop_at = rpt_now();
+		kill_tree(s);
 	}
-}
-
-/* CMD's process group, for on_tstp; 0 while there is none */
-static volatile sig_atomic_t tstp_group;
-
-/* Ctrl-Z sends SIGTSTP to the terminal's foreground group, ringproof's, not
- * to CMD's: pass it on, stop ringproof the default way, and on SIGCONT (fg,
- * bg) continue CMD's group.  Async-signal-safe calls only. */
-static void on_tstp(int sig)
-{
-	int e = errno;
-	pid_t g = (pid_t)tstp_group;
-	struct sigaction dfl = { .sa_handler = SIG_DFL }, me = { .sa_handler = on_tstp };
-	sigset_t set;
-	if (g > 0)
-		kill(-g, SIGTSTP);
-	sigaction(SIGTSTP, &dfl, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, SIGTSTP);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig); /* stops here until SIGCONT */
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	sigemptyset(&me.sa_mask);
-	sigaction(SIGTSTP, &me, NULL);
-	if (g > 0)
-		kill(-g, SIGCONT);
-	errno = e;
-}
-
-/* Reap CMD and the orphans of its tree (ringproof is their subreaper, as
- * not every init reaps); true once CMD has ended, its status in *wstatus. */
-static bool reap(pid_t child, int *wstatus)
-{
-	bool done = false;
-	int ws;
-	for (pid_t p; (p = waitpid(-1, &ws, WNOHANG)) > 0;)
-		if (p == child) {
-			*wstatus = ws;
-			done = true;
-		}
-	return done;
+	return false;
 }
 
 int rpt_cmd_record(int argc, char **argv)
@@ -662,23 +918,25 @@ int rpt_cmd_record(int argc, char **argv)
 	pid_t child = -1, target;
 	int go = -1, status = -1, rc = RPT_EXIT_FAIL;
 	if (cmd) {
-		/* the orphans of CMD's tree become ours: reaped, they leave the group */
-		prctl(PR_SET_CHILD_SUBREAPER, 1);
+		/* the orphans of CMD's tree become ours (stop_tree reaches them) */
+		if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+			fprintf(stderr, "%s record: cannot be the subreaper of '%s''s processes (%s): "
+			        "a stop reaches only those whose parent is still running\n", rpt_prog, cmd[0],
+			        strerror(errno));
 		child = spawn(cmd, &go, &status);
 		if (child < 0) {
 			out_abort(&out);
 			free(st);
 			return rpt_fail("starting the command", -errno);
 		}
-		/* CMD is out of the terminal's foreground group: a hangup (SIGHUP)
-		 * is passed on like SIGINT and SIGTERM, Ctrl-Z by on_tstp */
-		struct sigaction sa;
-		if (!sigaction(SIGINT, NULL, &sa))
+		/* A hangup stops CMD's tree like SIGINT and SIGTERM, with the
+		 * report: its processes that left the terminal's session would not
+		 * get it from the kernel.  Set after the fork, so that CMD gets
+		 * SIGHUP as ringproof got it; not when ringproof was told to ignore
+		 * it (nohup). */
+		struct sigaction sa, hup;
+		if (!sigaction(SIGHUP, NULL, &hup) && hup.sa_handler != SIG_IGN && !sigaction(SIGINT, NULL, &sa))
 			sigaction(SIGHUP, &sa, NULL);
-		tstp_group = child;
-		sa = (struct sigaction){ .sa_handler = on_tstp };
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGTSTP, &sa, NULL);
 	}
 	if (o.all_cpus) {
 		target = -1;
@@ -723,30 +981,16 @@ int rpt_cmd_record(int argc, char **argv)
 		close(status);
 	}
 
-	int wstatus = 0;
-	bool child_done = false, killed = false;
-	double stop_at = 0;
+	stopper stop = { .child = child, .name = cmd ? cmd[0] : NULL };
 	for (;;) {
-		if (child > 0 && !child_done)
-			child_done = reap(child, &wstatus);
-		if (child_done) {
-			/* CMD ended by itself: the processes it left are not ours to stop.
-			 * After a stop signal the group goes with it: wait for the rest
-			 * (reaping them) until it is empty, or kill it; a process that
-			 * does not die within 1 s of SIGKILL is left. */
-			if (!stop_at)
-				break;
-			reap(child, &wstatus);
-			if ((kill(-child, 0) < 0 && errno == ESRCH) || (killed && rpt_now() - stop_at >= 1))
-				break;
-		}
+		if (child > 0 && stop_tree(&stop))
+			break;
 		if (rpt_stop && child <= 0)
 			break;
-		if (child > 0)
-			stop_child(child, cmd[0], child_done, &stop_at, &killed);
 		if (o.pid && kill((pid_t)o.pid, 0) < 0 && errno == ESRCH)
 			break;
-		err = rpt_perfset_poll(&set, 100);
+		/* short turns while the tree is being stopped */
+		err = rpt_perfset_poll(&set, stop.stop_at ? 20 : 100);
 		if (err < 0 && err != -EINTR) {
 			rpt_fail("waiting for samples", err);
 			break;
@@ -779,16 +1023,17 @@ int rpt_cmd_record(int argc, char **argv)
 		}
 	}
 	rc = RPT_EXIT_OK;
-	if (child_done && WIFEXITED(wstatus)) {
-		rc = WEXITSTATUS(wstatus);
+	if (stop.done && WIFEXITED(stop.wstatus)) {
+		rc = WEXITSTATUS(stop.wstatus);
 		if (rc)
 			fprintf(stderr, "%s record: '%s' exited with status %d\n", rpt_prog, cmd[0], rc);
-	} else if (child_done && WIFSIGNALED(wstatus)) {
-		fprintf(stderr, "%s record: '%s' was killed by signal %d\n", rpt_prog, cmd[0], WTERMSIG(wstatus));
-		rc = 128 + WTERMSIG(wstatus);
+	} else if (stop.done && WIFSIGNALED(stop.wstatus)) {
+		fprintf(stderr, "%s record: '%s' was killed by signal %d\n", rpt_prog, cmd[0], WTERMSIG(stop.wstatus));
+		rc = 128 + WTERMSIG(stop.wstatus);
 	}
 	rc = rpt_out_end("record", rc);
 out:
+	free(stop.scan.v);
 	out_abort(&out);
 	rpt_profile_free(&st->prof);
 	free(st);

@@ -27,7 +27,12 @@ if [ "$rc" = 1 ] && refused; then
            "record: INT kills a CMD still running 2 s later" \
            "record: stopping CMD kills a grandchild that ignores INT and TERM" \
            "record: a grandchild that ignores TERM goes with CMD" \
-           "record: TSTP stops CMD with ringproof, CONT continues both, HUP is passed on"; do
+           "record: a grandchild that called setsid and ignores INT and TERM is killed" \
+           "record: TERM reaches a grandchild that called setsid" \
+           "record: what CMD leaves when it ends by itself is left alone" \
+           "record: CMD reads the terminal it runs on" \
+           "record: CMD stays in ringproof's process group" \
+           "record: HUP is passed on to CMD, report printed"; do
     skip "$t" "kernel refused perf: $reason"
   done
 else
@@ -41,21 +46,23 @@ else
   check "record: INT kills a CMD still running 2 s later, report printed (rc=$rc, ${took} ms)" \
     test "$rc" = 137 -a "$took" -ge 1900 -a "$took" -lt 4500 -a -n "$(grep 'still running 2 s' "$T/err")" -a "$(report_lines)" = 1
 
-  # CMD starts a grandchild that ignores INT and TERM (and writes its pid to
-  # $T/gc.pid); the tool is stopped with the signal $2.  Sets rc, gpid and
-  # left (the grandchild's pid when it is still running after the tool ended;
-  # its start time tells it from a later process given the same pid).
+  # CMD (the sh script $1) starts a grandchild that writes its pid to
+  # $T/gc.pid; the tool is stopped with the signal $2.  Sets rc, took (ms
+  # from the signal to the end), gpid and left (the grandchild's pid when it
+  # is still running after the tool ended; its start time tells it from a
+  # later process given the same pid).
   record_grandchild() {
-    local pid st state now
+    local pid st state now t0
     rm -f "$T/gc.pid"
-    "$RP" record -- sh -c "$1(trap '' INT TERM; exec sleep 1000) & echo \$! > '$T/gc.pid'; wait" \
-      > "$T/out" 2> "$T/err" &
+    "$RP" record -- sh -c "$1" > "$T/out" 2> "$T/err" &
     pid=$!
     for _ in $(seq 100); do [ -s "$T/gc.pid" ] && break; sleep 0.1; done
     gpid=$(cat "$T/gc.pid" 2> /dev/null)
     st=$(awk '{ print $22 }' "/proc/${gpid:-none}/stat" 2> /dev/null)
+    t0=$(ms)
     kill -"$2" $pid
     wait $pid; rc=$?
+    took=$(( $(ms) - t0 ))
     left=
     if [ -n "$st" ] && read -r state now < <(awk '{ print $3, $22 }' "/proc/$gpid/stat" 2> /dev/null) &&
        [ "$now" = "$st" ] && [ "$state" != Z ]; then
@@ -64,31 +71,77 @@ else
     fi
     [ -n "$st" ] || gpid=
   }
-  record_grandchild "trap '' INT TERM; " INT
-  check "record: stopping CMD kills a grandchild that ignores INT and TERM, in CMD's process group (rc=$rc, grandchild ${gpid:-not seen}${left:+ still running})" \
+  record_grandchild "trap '' INT TERM; (trap '' INT TERM; exec sleep 1000) & echo \$! > '$T/gc.pid'; wait" INT
+  check "record: stopping CMD kills a grandchild that ignores INT and TERM (rc=$rc, grandchild ${gpid:-not seen}${left:+ still running})" \
     test "$rc" = 137 -a -n "$gpid" -a -z "$left" -a "$(report_lines)" = 1
-  record_grandchild "" TERM
+  record_grandchild "(trap '' INT TERM; exec sleep 1000) & echo \$! > '$T/gc.pid'; wait" TERM
   check "record: a grandchild that ignores TERM goes with CMD, which TERM ended (rc=$rc, grandchild ${gpid:-not seen}${left:+ still running})" \
     test "$rc" = 143 -a -n "$gpid" -a -z "$left" -a "$(report_lines)" = 1
+  # A grandchild in a session (and process group) of its own is reached
+  # through ancestry: ignoring the signal, it is killed 2 s later ...
+  record_grandchild "setsid sh -c 'trap \"\" INT TERM; echo \$\$ > \"$T/gc.pid\"; exec sleep 1000' & wait" TERM
+  check "record: a grandchild that called setsid and ignores INT and TERM is killed after 2 s (rc=$rc, ${took} ms, grandchild ${gpid:-not seen}${left:+ still running})" \
+    test "$rc" = 143 -a -n "$gpid" -a -z "$left" -a "$took" -lt 4500 -a "$(report_lines)" = 1 -a \
+         -n "$(grep 'killing what is left of the processes of' "$T/err")"
+  # ... and a TERM sent to ringproof reaches it at once, also when its
+  # parent (a subshell of CMD) has ended and it is ringproof's child
+  record_grandchild "(setsid sh -c 'echo \$\$ > \"$T/gc.pid\"; exec sleep 1000' &); exec sleep 1000" TERM
+  check "record: TERM reaches a grandchild that called setsid and was orphaned, with no SIGKILL (rc=$rc, ${took} ms, grandchild ${gpid:-not seen}${left:+ still running})" \
+    test "$rc" = 143 -a -n "$gpid" -a -z "$left" -a "$took" -lt 1900 -a "$(report_lines)" = 1 -a \
+         -z "$(grep SIGKILL "$T/err")"
 
-  # CMD's group is not the terminal's foreground group: Ctrl-Z (TSTP) and a
-  # hangup (HUP) reach ringproof only, which passes them on
-  pstate() { awk '{ print $3 }' "/proc/$1/stat" 2> /dev/null; }
+  # Without a stop signal, what CMD leaves running is left alone
+  rm -f "$T/gc.pid"
+  rc=$(run "$RP" record -- sh -c "sleep 1000 & echo \$! > '$T/gc.pid'")
+  gpid=$(cat "$T/gc.pid" 2> /dev/null)
+  state=$(awk '{ print $3 }' "/proc/${gpid:-none}/stat" 2> /dev/null)
+  [ -z "$gpid" ] || kill -KILL "$gpid" 2> /dev/null
+  check "record: what CMD leaves when it ends by itself is left alone (rc=$rc, ${gpid:-no} grandchild, state ${state:-gone})" \
+    test "$rc" = 0 -a -n "$gpid" -a -n "$state" -a "$state" != Z
+
+  # CMD reads the terminal: ringproof runs as the foreground job of a
+  # pseudo-terminal (a session of its own), CMD reads a line from it
+  tty_out=$(timeout 20 python3 - "$RP" "$T/tty.out" <<'PY' 2>&1
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "record", "-o", sys.argv[2], "--", "sh", "-c", "read x; echo got:$x"])
+time.sleep(0.5)
+os.write(fd, b"hello\n")
+out, end = b"", time.time() + 10
+while time.time() < end and b"got:hello" not in out:
+    if select.select([fd], [], [], 0.2)[0]:
+        try:
+            out += os.read(fd, 4096)
+        except OSError:
+            break
+os.kill(pid, 9) if b"got:hello" not in out else None
+print(os.waitpid(pid, 0)[1] >> 8, b"got:hello" in out)
+PY
+)
+  check "record: CMD reads the terminal it runs on, not stopped as a background job (status, read: ${tty_out:-nothing})" \
+    test "$tty_out" = "0 True"
+
+  # CMD runs in ringproof's process group (the terminal's foreground job
+  # when ringproof is), with no signal blocked and SIGTSTP not ignored; a
+  # hangup stops it with the report
   rm -f "$T/gc.pid"
   "$RP" record -- sh -c "echo \$\$ > '$T/gc.pid'; exec sleep 30" > "$T/out" 2> "$T/err" &
   pid=$!
   for _ in $(seq 100); do [ -s "$T/gc.pid" ] && break; sleep 0.1; done
+  sleep 0.2 # past the exec
   cpid=$(cat "$T/gc.pid" 2> /dev/null)
-  kill -TSTP $pid
-  for _ in $(seq 20); do [ "$(pstate "$cpid")" = T ] && [ "$(pstate $pid)" = T ] && break; sleep 0.1; done
-  stopped="$(pstate $pid)$(pstate "$cpid")"
-  kill -CONT $pid
-  for _ in $(seq 20); do [ "$(pstate "$cpid")" != T ] && break; sleep 0.1; done
-  cont="$(pstate $pid)$(pstate "$cpid")"
+  rgroup=$(awk '{ print $5 }' /proc/$pid/stat 2> /dev/null)
+  cgroup=$(awk '{ print $5 }' "/proc/${cpid:-none}/stat" 2> /dev/null)
+  blocked=$(awk '$1 == "SigBlk:" { print $2 }' "/proc/${cpid:-none}/status" 2> /dev/null)
+  ignored=$(awk '$1 == "SigIgn:" { print $2 }' "/proc/${cpid:-none}/status" 2> /dev/null)
+  tstp_ign=$(( 0x${ignored:-0} >> 19 & 1 ))
+  check "record: CMD stays in ringproof's process group, no signal blocked, TSTP not ignored (groups ${rgroup:-?} and ${cgroup:-?}, blocked ${blocked:-?}, ignored ${ignored:-?})" \
+    test -n "$cgroup" -a "$cgroup" = "$rgroup" -a "$blocked" = 0000000000000000 -a "$tstp_ign" = 0
   kill -HUP $pid
   wait $pid; rc=$?
-  check "record: TSTP stops CMD with ringproof, CONT continues both, HUP is passed on (states ${stopped:-?} then ${cont:-?}, rc=$rc)" \
-    test -n "$cpid" -a "$stopped" = TT -a -z "$(tr -d SR <<<"$cont")" -a "${#cont}" = 2 -a "$rc" = 129 -a "$(report_lines)" = 1
+  check "record: HUP is passed on to CMD, report printed (rc=$rc)" \
+    test "$rc" = 129 -a "$(report_lines)" = 1 -a -n "$(grep 'killed by signal 1$' "$T/err")"
 fi
 
 # -o FILE: a bad path fails before the command runs
