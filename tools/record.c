@@ -632,7 +632,7 @@ static size_t first_child(const proc_ent *v, size_t n, pid_t ppid)
 /* Every process in /proc into s, those of ringproof's tree with a depth;
  * *dir_out is /proc, open.  A process that goes away during the scan is left
  * out; any other failure (/proc not mounted, no memory, too many open
- * files) is returned. */
+ * files; -ESRCH: ringproof is not in it) is returned. */
 static int scan_tree(proc_scan *s, DIR **dir_out)
 {
 	DIR *d = opendir("/proc");
@@ -676,9 +676,18 @@ static int scan_tree(proc_scan *s, DIR **dir_out)
 		closedir(d);
 		return err;
 	}
+	/* a /proc that does not show ringproof (not mounted, another pid
+	 * namespace's) would show an empty tree */
+	pid_t self = getpid();
+	size_t me = 0;
+	while (me < s->n && s->v[me].pid != self)
+		me++;
+	if (me == s->n) {
+		closedir(d);
+		return -ESRCH;
+	}
 	/* breadth first from ringproof: each entry gets a depth once at most */
 	qsort(s->v, s->n, sizeof(*s->v), by_ppid);
-	pid_t self = getpid();
 	bool more = false;
 	for (size_t i = first_child(s->v, s->n, self); i < s->n && s->v[i].ppid == self; i++) {
 		s->v[i].depth = 1;
@@ -784,7 +793,8 @@ static long walk(stopper *s, int sig, pid_t skip)
 		return n;
 	if (!s->walk_failed) {
 		fprintf(stderr, "%s record: cannot list the processes '%s' started (scanning /proc: %s): "
-		        "signalling '%s' alone\n", rpt_prog, s->name, strerror((int)-n), s->name);
+		        "signalling '%s' alone\n", rpt_prog, s->name,
+		        n == -ESRCH ? "ringproof is not in it" : strerror((int)-n), s->name);
 		s->walk_failed = true;
 	}
 	if (sig && !s->done && skip != s->child)
