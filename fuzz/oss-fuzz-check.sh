@@ -3,13 +3,13 @@
 # libFuzzer conventions, then check what OSS-Fuzz would pick up for each
 # harness: the fuzzer, its seed zip (every committed input), its options and
 # dictionary; and run the fuzzer the way ClusterFuzz does, on the unpacked
-# seeds with the options file's flags, for OSS_FUZZ_SECONDS (default 5).
+# seeds with the options file's flags, for OSS_FUZZ_SECONDS (default 2).
 # One PASS/FAIL line per harness (also appended to $RP_RESULTS).
 #   BUILD=build bash fuzz/oss-fuzz-check.sh
 set -u
 build=${BUILD:-build}
 out=$build/oss-fuzz
-secs=${OSS_FUZZ_SECONDS:-5}
+secs=${OSS_FUZZ_SECONDS:-2}
 res=${RP_RESULTS:-/dev/null}
 rm -rf "$out"
 if ! env -u CXXFLAGS CC=clang CXX=clang++ CFLAGS="-fsanitize=address,fuzzer-no-link" \
