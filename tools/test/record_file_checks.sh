@@ -124,9 +124,10 @@ PY
 
   # CMD runs in ringproof's process group (the terminal's foreground job
   # when ringproof is), with no signal blocked and SIGTSTP not ignored; a
-  # hangup stops it with the report
+  # hangup stops it with the report.  HUP is set back to its default: under
+  # nohup (as in CI) ringproof starts with it ignored, and keeps it so
   rm -f "$T/gc.pid"
-  "$RP" record -- sh -c "echo \$\$ > '$T/gc.pid'; exec sleep 30" > "$T/out" 2> "$T/err" &
+  env --default-signal=HUP "$RP" record -- sh -c "echo \$\$ > '$T/gc.pid'; exec sleep 30" > "$T/out" 2> "$T/err" &
   pid=$!
   for _ in $(seq 100); do [ -s "$T/gc.pid" ] && break; sleep 0.1; done
   sleep 0.2 # past the exec
