@@ -37,11 +37,14 @@ typedef struct frame {
 	bool kernel;
 } frame;
 
-typedef struct keybuf {
+/* A string that grows as needed, without a limit: a cut key would merge
+ * deep stacks, a cut indent drop the deeper branches of a tree.  After a
+ * failed allocation it keeps what it held and says so in oom. */
+typedef struct strbuf {
 	char *s;
 	size_t len, cap;
 	bool oom;
-} keybuf;
+} strbuf;
 
 typedef struct replay {
 	const rpt_profile *p;
@@ -65,7 +68,7 @@ typedef struct replay {
 	uint64_t total_period, total_samples;
 	frame *f;                 /* the frames of the sample at hand */
 	size_t cap_f;
-	keybuf key;               /* the key at hand */
+	strbuf key;               /* the key at hand */
 } replay;
 
 static int grow(void **a, size_t *cap, size_t n, size_t elem)
@@ -193,46 +196,53 @@ static int frames_room(replay *r, size_t n)
 	return 0;
 }
 
-/* Keys grow as needed: a cut key would merge deep stacks. */
-static void key_add(keybuf *k, const char *s, size_t n)
+static int strbuf_add(strbuf *b, const char *s, size_t n)
 {
-	if (k->len + n >= k->cap) {
-		size_t nc = k->cap ? k->cap : 1024;
-		while (k->len + n >= nc)
+	if (b->len + n >= b->cap) {
+		size_t nc = b->cap ? b->cap : 256;
+		while (b->len + n >= nc)
 			nc *= 2;
-		char *q = realloc(k->s, nc);
+		char *q = realloc(b->s, nc);
 		if (!q) {
-			k->oom = true;
-			return;
+			b->oom = true;
+			return -ENOMEM;
 		}
-		k->s = q;
-		k->cap = nc;
+		b->s = q;
+		b->cap = nc;
 	}
-	memcpy(k->s + k->len, s, n);
-	k->len += n;
-	k->s[k->len] = 0;
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
+	return 0;
 }
 
-static void key_num(keybuf *k, const char *sep, unsigned long v)
+/* Back to the first len bytes. */
+static void strbuf_cut(strbuf *b, size_t len)
+{
+	b->len = len;
+	b->s[len] = 0;
+}
+
+static void key_num(strbuf *k, const char *sep, unsigned long v)
 {
 	char b[32];
-	key_add(k, b, (size_t)snprintf(b, sizeof(b), "%s%lu", sep, v));
+	strbuf_add(k, b, (size_t)snprintf(b, sizeof(b), "%s%lu", sep, v));
 }
 
 /* One folded frame after sep: a space would split the line's fields and a
  * ';' its frames, so both (and control bytes) become '_'. */
-static void key_folded(keybuf *k, const char *sep, const char *f)
+static void key_folded(strbuf *k, const char *sep, const char *f)
 {
 	bool unknown = !strncmp(f, "[unknown] ", 10);
-	key_add(k, sep, strlen(sep));
+	strbuf_add(k, sep, strlen(sep));
 	size_t at = k->len;
 	if (unknown) {
-		key_add(k, "[", 1);
+		strbuf_add(k, "[", 1);
 		f += 10;
 	}
-	key_add(k, f, strlen(f));
+	strbuf_add(k, f, strlen(f));
 	if (unknown)
-		key_add(k, "]", 1);
+		strbuf_add(k, "]", 1);
 	for (size_t i = at; i < k->len; i++)
 		if ((unsigned char)k->s[i] <= ' ' || k->s[i] == ';' || k->s[i] == 0x7f)
 			k->s[i] = '_';
@@ -273,7 +283,7 @@ static int on_sample(replay *r, const rpt_sample_rec *s)
 	}
 	if (!n)
 		return 0;
-	keybuf *k = &r->key;
+	strbuf *k = &r->key;
 	k->len = 0;
 	long ci = rpt_strmap_get(&r->names, comm, NULL), di = rpt_strmap_get(&r->names, f[0].dso, NULL);
 	key_num(k, "", s->pid);
@@ -386,34 +396,9 @@ static int tnode_busier(const void *a, const void *b, void *ctx)
 	return x->samples > y->samples ? -1 : x->samples < y->samples;
 }
 
-/* The indent of the line at hand: grows with the depth of the tree, without
- * a limit (a cut indent would drop the deeper branches). */
-typedef struct indent {
-	char *s;
-	size_t len, cap;
-} indent;
-
-static int indent_add(indent *in, const char *s, size_t n)
-{
-	if (in->len + n >= in->cap) {
-		size_t nc = in->cap ? in->cap : 64;
-		while (in->len + n >= nc)
-			nc *= 2;
-		char *q = realloc(in->s, nc);
-		if (!q)
-			return -ENOMEM;
-		in->s = q;
-		in->cap = nc;
-	}
-	memcpy(in->s + in->len, s, n);
-	in->len += n;
-	in->s[in->len] = 0;
-	return 0;
-}
-
 /* The callers of node, each branch with its share; a node may have any
  * number of callers. */
-static int tree_print(const replay *r, tree *t, uint32_t node, indent *in)
+static int tree_print(const replay *r, tree *t, uint32_t node, strbuf *in)
 {
 	for (;;) {
 		uint32_t nk = 0, only = 0;
@@ -443,13 +428,12 @@ static int tree_print(const replay *r, tree *t, uint32_t node, indent *in)
 			/* line up under the name: "--NN.NN%--" is as wide as its text */
 			int w = snprintf(head, sizeof(head), "--%.2f%%--", pct);
 			printf("%s%s%s%s\n", in->s, i + 1 < nk ? "|" : " ", head, r->names.keys[k->name]);
-			err = indent_add(in, i + 1 < nk ? "|" : " ", 1);
+			err = strbuf_add(in, i + 1 < nk ? "|" : " ", 1);
 			for (int j = 0; j < w && !err; j++)
-				err = indent_add(in, " ", 1);
+				err = strbuf_add(in, " ", 1);
 			if (!err)
 				err = tree_print(r, t, kids[i], in);
-			in->len = at;
-			in->s[at] = 0;
+			strbuf_cut(in, at);
 			if (!err && i + 1 < nk)
 				printf("%s|\n", in->s);
 		}
@@ -461,7 +445,7 @@ static int tree_print(const replay *r, tree *t, uint32_t node, indent *in)
 static int print_callers(const replay *r, uint32_t ri)
 {
 	tree t = { 0 };
-	indent in = { 0 };
+	strbuf in = { 0 }; /* the indent of the line at hand */
 	int err = grow((void **)&t.n, &t.cap, 0, sizeof(*t.n));
 	if (err)
 		return err;
@@ -483,7 +467,7 @@ static int print_callers(const replay *r, uint32_t ri)
 		}
 	}
 	if (!err)
-		err = indent_add(&in, "               ", 15);
+		err = strbuf_add(&in, "               ", 15);
 	if (!err) {
 		printf("            |\n            ---%s\n", r->rows[ri].sym);
 		err = tree_print(r, &t, 0, &in);
