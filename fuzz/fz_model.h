@@ -7,6 +7,7 @@
 #ifndef FZ_MODEL_H
 #define FZ_MODEL_H
 
+#include <inttypes.h>
 #include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,6 +20,8 @@
 #include "rp_bpf_ringbuf_int.h"
 #include "rp_perf_buffer_int.h"
 #include "rp_perf_ring.h"
+
+#include "fz_util.h"
 
 /* The fuzz input, read one byte at a time (0 past its end). */
 typedef struct fz_cur {
@@ -291,5 +294,24 @@ static inline void fz_rb_put8(fz_mem_ringbuf *m, uint64_t pos, uint8_t b)
 	m->data[off] = b;
 	m->data[m->size + off] = b;
 }
+
+/* The stats every adapter keeps alike, checked against the model's: the
+ * records with their bytes, corrupt with last_error, resynced_bytes.  got
+ * and want point to stats of any adapter (the fields have the same names);
+ * a failure names the check's caller (op). */
+#define FZ_CHECK_COMMON_STATS(op, got, want)                                                                             \
+	do {                                                                                                             \
+		FZ_CHECK((got)->records == (want)->records && (got)->record_bytes == (want)->record_bytes &&             \
+		         (got)->payload_bytes == (want)->payload_bytes,                                                  \
+		         "%s: stats records %" PRIu64 "/%" PRIu64 "/%" PRIu64 ", want %" PRIu64 "/%" PRIu64 "/%" PRIu64, \
+		         (op), (got)->records, (got)->record_bytes, (got)->payload_bytes, (want)->records,               \
+		         (want)->record_bytes, (want)->payload_bytes);                                                   \
+		FZ_CHECK((got)->corrupt == (want)->corrupt && (got)->last_error == (want)->last_error,                   \
+		         "%s: corrupt %" PRIu64 " (last %d), want %" PRIu64 " (last %d)", (op), (got)->corrupt,          \
+		         (got)->last_error, (want)->corrupt, (want)->last_error);                                        \
+		FZ_CHECK((got)->resynced_bytes == (want)->resynced_bytes,                                                \
+		         "%s: resynced_bytes %" PRIu64 ", want %" PRIu64, (op), (got)->resynced_bytes,                   \
+		         (want)->resynced_bytes);                                                                        \
+	} while (0)
 
 #endif

@@ -563,20 +563,11 @@ static void check_state(uint64_t pub_before, uint64_t head_before, const char *o
 	FZ_CHECK(!!g.r.ring.bad_head_seen == g.bad_seen && (!g.bad_seen || g.r.ring.bad_head == g.bad_head),
 	         "%s: bad_head_seen %d (%" PRIu64 "), want %d (%" PRIu64 ")", op, g.r.ring.bad_head_seen,
 	         g.r.ring.bad_head, g.bad_seen, g.bad_head);
-	FZ_CHECK(s->records == g.st.records && s->record_bytes == g.st.record_bytes &&
-	         s->payload_bytes == g.st.payload_bytes,
-	         "%s: stats records %" PRIu64 "/%" PRIu64 "/%" PRIu64 ", want %" PRIu64 "/%" PRIu64 "/%" PRIu64,
-	         op, s->records, s->record_bytes, s->payload_bytes, g.st.records, g.st.record_bytes,
-	         g.st.payload_bytes);
+	FZ_CHECK_COMMON_STATS(op, s, &g.st);
 	FZ_CHECK(s->lost == g.st.lost && s->lost_records == g.st.lost_records,
 	         "%s: lost %" PRIu64 "/%" PRIu64 ", want %" PRIu64 "/%" PRIu64, op, s->lost, s->lost_records,
 	         g.st.lost, g.st.lost_records);
 	FZ_CHECK(s->malformed == 0, "%s: malformed %" PRIu64, op, s->malformed);
-	FZ_CHECK(s->corrupt == g.st.corrupt && s->last_error == g.st.last_error,
-	         "%s: corrupt %" PRIu64 " (last %d), want %" PRIu64 " (last %d)", op, s->corrupt, s->last_error,
-	         g.st.corrupt, g.st.last_error);
-	FZ_CHECK(s->resynced_bytes == g.st.resynced_bytes, "%s: resynced_bytes %" PRIu64 ", want %" PRIu64, op,
-	         s->resynced_bytes, g.st.resynced_bytes);
 	FZ_CHECK(g.r.deferred_stops == g.deferred, "%s: deferred_stops %" PRIu64 ", want %" PRIu64, op,
 	         g.r.deferred_stops, g.deferred);
 	FZ_CHECK(memcmp(&g.r.ring.stats, &zero, sizeof(zero)) == 0, "%s: ring.stats used", op);

@@ -596,22 +596,13 @@ static void check_state(uint64_t pub_before, const char *op)
 	FZ_CHECK(pub == g.pub, "%s: data_tail %" PRIu64 ", want %" PRIu64, op, pub, g.pub);
 	FZ_CHECK(g.r.tail == g.tail, "%s: ring.tail %" PRIu64 ", want %" PRIu64, op, g.r.tail, g.tail);
 	FZ_CHECK(g.r.error == g.error, "%s: ring.error %d, want %d", op, g.r.error, g.error);
-	FZ_CHECK(s->records == g.st.records && s->record_bytes == g.st.record_bytes &&
-	         s->payload_bytes == g.st.payload_bytes,
-	         "%s: stats records %" PRIu64 "/%" PRIu64 "/%" PRIu64 ", want %" PRIu64 "/%" PRIu64 "/%" PRIu64,
-	         op, s->records, s->record_bytes, s->payload_bytes, g.st.records, g.st.record_bytes,
-	         g.st.payload_bytes);
+	FZ_CHECK_COMMON_STATS(op, s, &g.st);
 	FZ_CHECK(s->payload_bytes == s->record_bytes - 8u * s->records, "%s: payload_bytes", op);
 	FZ_CHECK(s->lost == g.st.lost && s->lost_records == g.st.lost_records,
 	         "%s: lost %" PRIu64 "/%" PRIu64 ", want %" PRIu64 "/%" PRIu64, op, s->lost, s->lost_records,
 	         g.st.lost, g.st.lost_records);
 	FZ_CHECK(s->malformed == g.st.malformed, "%s: malformed %" PRIu64 ", want %" PRIu64, op, s->malformed,
 	         g.st.malformed);
-	FZ_CHECK(s->corrupt == g.st.corrupt && s->last_error == g.st.last_error,
-	         "%s: corrupt %" PRIu64 " (last %d), want %" PRIu64 " (last %d)", op, s->corrupt, s->last_error,
-	         g.st.corrupt, g.st.last_error);
-	FZ_CHECK(s->resynced_bytes == g.st.resynced_bytes, "%s: resynced_bytes %" PRIu64 ", want %" PRIu64, op,
-	         s->resynced_bytes, g.st.resynced_bytes);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -675,20 +675,11 @@ static void check_state(uint64_t cons_before, const char *op)
 	FZ_CHECK(!!g.rb.bad_seen == g.bad_seen && (!g.bad_seen || g.rb.bad_producer == g.bad_producer),
 	         "%s: bad_seen %d (%" PRIu64 "), want %d (%" PRIu64 ")", op, g.rb.bad_seen, g.rb.bad_producer,
 	         g.bad_seen, g.bad_producer);
-	FZ_CHECK(s->records == g.st.records && s->record_bytes == g.st.record_bytes &&
-	         s->payload_bytes == g.st.payload_bytes,
-	         "%s: stats records %" PRIu64 "/%" PRIu64 "/%" PRIu64 ", want %" PRIu64 "/%" PRIu64 "/%" PRIu64,
-	         op, s->records, s->record_bytes, s->payload_bytes, g.st.records, g.st.record_bytes,
-	         g.st.payload_bytes);
+	FZ_CHECK_COMMON_STATS(op, s, &g.st);
 	FZ_CHECK(s->discarded == g.st.discarded, "%s: discarded %" PRIu64 ", want %" PRIu64, op, s->discarded,
 	         g.st.discarded);
 	FZ_CHECK(s->busy_stops == g.st.busy_stops, "%s: busy_stops %" PRIu64 ", want %" PRIu64, op,
 	         s->busy_stops, g.st.busy_stops);
-	FZ_CHECK(s->corrupt == g.st.corrupt && s->last_error == g.st.last_error,
-	         "%s: corrupt %" PRIu64 " (last %d), want %" PRIu64 " (last %d)", op, s->corrupt, s->last_error,
-	         g.st.corrupt, g.st.last_error);
-	FZ_CHECK(s->resynced_bytes == g.st.resynced_bytes, "%s: resynced_bytes %" PRIu64 ", want %" PRIu64, op,
-	         s->resynced_bytes, g.st.resynced_bytes);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
