@@ -12,6 +12,7 @@
 #include "rp_error.h"
 
 volatile sig_atomic_t rpt_stop;
+volatile sig_atomic_t rpt_stop_ctrl_c;
 const char *rpt_prog = "ringproof";
 static int out_err; /* errno of the first failed write to stdout, 0 while none */
 
@@ -163,8 +164,14 @@ double rpt_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void on_stop(int sig)
+static void on_stop(int sig, siginfo_t *si, void *uc)
 {
+	(void)uc;
+	/* Ctrl-C: a SIGINT the kernel sent (the terminal's, to its foreground
+	 * group); kill(2)'s is SI_USER.  A hangup's SIGHUP is the kernel's too,
+	 * but reaches the session leader also when its group is not in the
+	 * foreground: not counted, a process may get it twice. */
+	rpt_stop_ctrl_c = sig == SIGINT && si && si->si_code == SI_KERNEL;
 	rpt_stop = sig;
 }
 
@@ -172,7 +179,8 @@ void rpt_install_signals(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop; /* no SA_RESTART: epoll_wait returns EINTR */
+	sa.sa_sigaction = on_stop; /* no SA_RESTART: epoll_wait returns EINTR */
+	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

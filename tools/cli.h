@@ -12,6 +12,7 @@
 #define RPT_EXIT_USAGE 2 /* bad command line */
 
 extern volatile sig_atomic_t rpt_stop; /* SIGINT or SIGTERM once one arrived, else 0 */
+extern volatile sig_atomic_t rpt_stop_ctrl_c; /* it was Ctrl-C: the terminal's SIGINT */
 extern const char *rpt_prog;
 
 /* Report a failure of `what` with the text of code (-errno or RP_E_*) and, for

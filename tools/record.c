@@ -571,7 +571,7 @@ static int out_commit(out_file *out, const rpt_profile *p)
  * signalled. */
 
 typedef struct proc_ent {
-	pid_t pid, ppid;
+	pid_t pid, ppid, pgrp;
 	unsigned long long start; /* clock ticks after boot: names the process with pid */
 	char state;               /* R, S, D, T, Z... */
 	unsigned depth;           /* 1: ringproof's child, 2: grandchild...; 0: not ours */
@@ -582,7 +582,7 @@ typedef struct proc_scan {
 	size_t n, cap;
 } proc_scan;
 
-/* pid's /proc/PID/stat (dir: /proc): parent, state and start time.
+/* pid's /proc/PID/stat (dir: /proc): parent, process group, state and start time.
  * -ENOENT or -ESRCH when the process is gone. */
 static int read_stat(int dir, pid_t pid, proc_ent *e)
 {
@@ -599,12 +599,13 @@ static int read_stat(int dir, pid_t pid, proc_ent *e)
 	buf[n] = 0;
 	/* the comm (field 2) may hold spaces and ')': the fields after it */
 	char *p = strrchr(buf, ')');
-	int ppid;
+	int ppid, pgrp;
 	e->pid = pid;
-	if (!p || sscanf(p + 1, " %c %d %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
-	                 &e->state, &ppid, &e->start) != 3)
+	if (!p || sscanf(p + 1, " %c %d %d %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+	                 &e->state, &ppid, &pgrp, &e->start) != 4)
 		return -EPROTO;
 	e->ppid = ppid;
+	e->pgrp = pgrp;
 	e->depth = 0;
 	return 0;
 }
@@ -730,10 +731,12 @@ static void signal_proc(int dir, const proc_ent *e, int sig)
 }
 
 /* Walk ringproof's tree: send sig (0: none) to every live process of it but
- * skip (0: none, else already sent sig), with a SIGCONT after it to a
- * stopped one (skip too) so that it acts on it.  Returns how many live processes the tree holds (zombies are not
- * counted), or a negative errno when /proc cannot be scanned. */
-static long walk_tree(proc_scan *s, int sig, pid_t skip)
+ * skip (0: none, else already sent sig) and those of the process group
+ * spared (0: none; they got sig from the terminal), with a SIGCONT after it
+ * to a stopped one (skip and spared ones too) so that it acts on it.
+ * Returns how many live processes the tree holds (zombies are not counted),
+ * or a negative errno when /proc cannot be scanned. */
+static long walk_tree(proc_scan *s, int sig, pid_t skip, pid_t spared)
 {
 	DIR *d = NULL;
 	int err = scan_tree(s, &d);
@@ -746,7 +749,7 @@ static long walk_tree(proc_scan *s, int sig, pid_t skip)
 		if (!e->depth || e->state == 'Z' || e->state == 'X' || e->state == 'x')
 			continue;
 		live++;
-		if (sig && e->pid != skip)
+		if (sig && e->pid != skip && !(spared && e->pgrp == spared))
 			signal_proc(dir, e, sig);
 		if (sig && sig != SIGKILL && e->state == 'T')
 			signal_proc(dir, e, SIGCONT);
@@ -786,9 +789,9 @@ static void reap(stopper *s)
 
 /* walk_tree, telling once when /proc cannot be scanned; then CMD stands
  * for the whole tree. */
-static long walk(stopper *s, int sig, pid_t skip)
+static long walk(stopper *s, int sig, pid_t skip, pid_t spared)
 {
-	long n = walk_tree(&s->scan, sig, skip);
+	long n = walk_tree(&s->scan, sig, skip, spared);
 	if (n >= 0)
 		return n;
 	if (!s->walk_failed) {
@@ -797,7 +800,7 @@ static long walk(stopper *s, int sig, pid_t skip)
 		        n == -ESRCH ? "ringproof is not in it" : strerror((int)-n), s->name);
 		s->walk_failed = true;
 	}
-	if (sig && !s->done && skip != s->child)
+	if (sig && !s->done && skip != s->child && !(spared && getpgid(s->child) == spared))
 		kill(s->child, sig);
 	return s->done ? 0 : 1;
 }
@@ -810,7 +813,7 @@ static void kill_tree(stopper *s)
 	double t0 = rpt_now();
 	s->kill_at = t0;
 	for (;;) {
-		long n = walk(s, SIGKILL, 0);
+		long n = walk(s, SIGKILL, 0, 0);
 		reap(s);
 		if (n <= 0 || rpt_now() - t0 >= 0.2)
 			break;
@@ -834,20 +837,27 @@ static bool stop_tree(stopper *s)
 {
 	reap(s);
 	int sig = rpt_stop;
+	const bool ctrl_c = rpt_stop_ctrl_c;
 	rpt_stop = 0;
 	if (!s->stop_at && !sig)
 		return s->done;
 	if (!s->stop_at) {
 		s->stop_at = rpt_now();
-		if (!s->done)
+		/* Ctrl-C reached the terminal's whole foreground group,
+		 * ringproof's: passed on, it would come twice to the processes
+		 * of that group, CMD among them unless it made a group of its
+		 * own.  They are spared; the rest of the tree (other groups and
+		 * sessions) gets it. */
+		const pid_t spared = ctrl_c ? getpgrp() : 0;
+		if (!s->done && !(spared && getpgid(s->child) == spared))
 			kill(s->child, sig);
-		walk(s, sig, s->child);
+		walk(s, sig, s->child, spared);
 		return false;
 	}
 	if (s->kill_at) {
-		long n = walk(s, SIGKILL, 0);
+		long n = walk(s, SIGKILL, 0, 0);
 		if (n == 0)
-			n = walk(s, SIGKILL, 0); /* nothing left: make sure (a scan is not atomic) */
+			n = walk(s, SIGKILL, 0, 0); /* nothing left: make sure (a scan is not atomic) */
 		reap(s);
 		double now = rpt_now();
 		if (n < s->kill_left) {
@@ -863,9 +873,9 @@ static bool stop_tree(stopper *s)
 		}
 		return s->done && n == 0;
 	}
-	long n = walk(s, 0, 0);
+	long n = walk(s, 0, 0, 0);
 	if (n == 0)
-		n = walk(s, 0, 0);
+		n = walk(s, 0, 0, 0);
 	if (n == 0 && s->done)
 		return true;
 	if (sig || rpt_now() - s->stop_at >= STOP_GRACE) {

@@ -122,6 +122,56 @@ PY
   check "record: CMD reads the terminal it runs on, not stopped as a background job (status, read: ${tty_out:-nothing})" \
     test "$tty_out" = "0 True"
 
+  # Ctrl-C on the terminal reaches its foreground group (ringproof and CMD)
+  # from the kernel: ringproof passes it on only to the processes of CMD's
+  # tree outside that group.  CMD and a child of it in a session of its own
+  # log the si_code of each SIGINT they get: the terminal's is SI_KERNEL
+  # (128), ringproof's SI_USER (0).  Once each: 128 for CMD, 0 for the child
+  rm -f "$T/int.cmd" "$T/int.sid"
+  int_out=$(timeout 20 python3 - "$RP" "$T/int.rec" "$T/int.cmd" "$T/int.sid" <<'PY' 2>&1
+import os, pty, select, sys, time
+rp, rec, log_cmd, log_sid = sys.argv[1:5]
+cmd = r"""
+import os, signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+def log(path):
+    open(path, "a").close()
+    while True:
+        i = signal.sigwaitinfo({signal.SIGINT})
+        with open(path, "a") as f:
+            f.write("%d\n" % i.si_code)
+if os.fork() == 0:
+    os.setsid()
+    log(sys.argv[2])
+log(sys.argv[1])
+"""
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(rp, [rp, "record", "-o", rec, "--", sys.executable, "-c", cmd, log_cmd, log_sid])
+end = time.time() + 10
+while time.time() < end and not (os.path.exists(log_cmd) and os.path.exists(log_sid)):
+    time.sleep(0.05)
+time.sleep(0.2)
+os.write(fd, b"\x03")
+end, done = time.time() + 10, False
+while time.time() < end and not done:
+    done = os.waitpid(pid, os.WNOHANG)[0] != 0
+    if not done and select.select([fd], [], [], 0.1)[0]:
+        try:
+            os.read(fd, 4096)
+        except OSError:
+            pass
+if not done:
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+print("ended" if done else "ringproof still running 10 s after Ctrl-C")
+PY
+)
+  int_cmd=$(paste -sd, "$T/int.cmd" 2> /dev/null)
+  int_sid=$(paste -sd, "$T/int.sid" 2> /dev/null)
+  check "record: Ctrl-C comes once to CMD (from the terminal) and once to its processes in another session (from ringproof) (${int_out:-nothing}; CMD got ${int_cmd:-none}, the other session ${int_sid:-none})" \
+    test "$int_out" = ended -a "$int_cmd" = 128 -a "$int_sid" = 0
+
   # CMD runs in ringproof's process group (the terminal's foreground job
   # when ringproof is), with no signal blocked and SIGTSTP not ignored; a
   # hangup stops it with the report.  HUP is set back to its default: under
