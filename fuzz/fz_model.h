@@ -299,19 +299,20 @@ static inline void fz_rb_put8(fz_mem_ringbuf *m, uint64_t pos, uint8_t b)
  * records with their bytes, corrupt with last_error, resynced_bytes.  got
  * and want point to stats of any adapter (the fields have the same names);
  * a failure names the check's caller (op). */
-#define FZ_CHECK_COMMON_STATS(op, got, want)                                                                             \
-	do {                                                                                                             \
-		FZ_CHECK((got)->records == (want)->records && (got)->record_bytes == (want)->record_bytes &&             \
-		         (got)->payload_bytes == (want)->payload_bytes,                                                  \
-		         "%s: stats records %" PRIu64 "/%" PRIu64 "/%" PRIu64 ", want %" PRIu64 "/%" PRIu64 "/%" PRIu64, \
-		         (op), (got)->records, (got)->record_bytes, (got)->payload_bytes, (want)->records,               \
-		         (want)->record_bytes, (want)->payload_bytes);                                                   \
-		FZ_CHECK((got)->corrupt == (want)->corrupt && (got)->last_error == (want)->last_error,                   \
-		         "%s: corrupt %" PRIu64 " (last %d), want %" PRIu64 " (last %d)", (op), (got)->corrupt,          \
-		         (got)->last_error, (want)->corrupt, (want)->last_error);                                        \
-		FZ_CHECK((got)->resynced_bytes == (want)->resynced_bytes,                                                \
-		         "%s: resynced_bytes %" PRIu64 ", want %" PRIu64, (op), (got)->resynced_bytes,                   \
-		         (want)->resynced_bytes);                                                                        \
+#define FZ_CHECK_COMMON_STATS(op, got, want)                                                                 \
+	do {                                                                                                 \
+		FZ_CHECK((got)->records == (want)->records && (got)->record_bytes == (want)->record_bytes && \
+		         (got)->payload_bytes == (want)->payload_bytes,                                      \
+		         "%s: stats records %" PRIu64 "/%" PRIu64 "/%" PRIu64                                \
+		         ", want %" PRIu64 "/%" PRIu64 "/%" PRIu64, (op), (got)->records,                    \
+		         (got)->record_bytes, (got)->payload_bytes, (want)->records,                         \
+		         (want)->record_bytes, (want)->payload_bytes);                                       \
+		FZ_CHECK((got)->corrupt == (want)->corrupt && (got)->last_error == (want)->last_error,       \
+		         "%s: corrupt %" PRIu64 " (last %d), want %" PRIu64 " (last %d)", (op),              \
+		         (got)->corrupt, (got)->last_error, (want)->corrupt, (want)->last_error);            \
+		FZ_CHECK((got)->resynced_bytes == (want)->resynced_bytes,                                    \
+		         "%s: resynced_bytes %" PRIu64 ", want %" PRIu64, (op),                              \
+		         (got)->resynced_bytes, (want)->resynced_bytes);                                     \
 	} while (0)
 
 #endif
