@@ -24,21 +24,13 @@ uint32_t rp_popcount64(uint64_t m)
 */
 static uint32_t id_trailer_size(uint64_t st)
 {
-	uint32_t n = 0;
-
-	if (st & RP_SAMPLE_TID)
-		n += 8u;
-	if (st & RP_SAMPLE_TIME)
-		n += 8u;
-	if (st & RP_SAMPLE_ID)
-		n += 8u;
-	if (st & RP_SAMPLE_STREAM_ID)
-		n += 8u;
-	if (st & RP_SAMPLE_CPU)
-		n += 8u;
-	if (st & RP_SAMPLE_IDENTIFIER)
-		n += 8u;
-	return n;
+	/* 8 bytes per trailer field whose bit is set, a bit read as
+	 * (st / bit) % 2: one path where a test per field made 64 paths (and
+	 * as many goals per property) for WP. */
+	const uint64_t fields = st / RP_SAMPLE_TID % 2u + st / RP_SAMPLE_TIME % 2u +
+	                        st / RP_SAMPLE_ID % 2u + st / RP_SAMPLE_STREAM_ID % 2u +
+	                        st / RP_SAMPLE_CPU % 2u + st / RP_SAMPLE_IDENTIFIER % 2u;
+	return (uint32_t)(8u * fields);
 }
 
 rp_status rp_sample_layout_make(uint64_t sample_type, uint64_t read_format,
@@ -285,6 +277,9 @@ static rp_status step_stack(rp_span b, uint32_t *off, bool present, rp_sample *o
 #define BR_NO_COUNTERS 2u
 
 /* BRANCH_STACK: u64 nr; [u64 hw_idx]; {from, to, flags}[nr]; [u64 cntr[nr]] */
+/*@ predicate rp_branch_inside(rp_sample *o, rp_span b) =
+      rp_span_inside(o->branch_entries, b) && rp_span_inside(o->branch_counters, b);
+*/
 /*@ requires rp_cur_ok(b, off);
     requires \valid(out) && \separated(out, off);
     requires RP_APART_FROM_SPAN(out, b);
@@ -292,8 +287,7 @@ static rp_status step_stack(rp_span b, uint32_t *off, bool present, rp_sample *o
             out->branch_entries, out->has_branch_counters, out->branch_counters;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
-    ensures \result == RP_OK ==> rp_span_inside(out->branch_entries, b) &&
-                                 rp_span_inside(out->branch_counters, b);
+    ensures \result == RP_OK ==> rp_branch_inside(out, b);
 */
 static rp_status step_branch(rp_span b, uint32_t *off, bool present, uint64_t bst,
                              uint32_t variant, rp_sample *out)
@@ -322,14 +316,25 @@ static rp_status step_branch(rp_span b, uint32_t *off, bool present, uint64_t bs
 }
 
 /* sample_walk in three parts, each with a short path, so that the facts
- * about early views need not be carried through every later write. */
+ * about early views need not be carried through every later write.  Each
+ * part states its frame as the whole struct it fills (sample_walk passes
+ * scratch structs and needs no finer one: every field named was one goal
+ * more at each call) and its views as one predicate (proved once per path,
+ * not once per path and view). */
+/*@ predicate rp_front_inside(rp_sample *o, rp_span b) =
+      rp_read_inside(&o->read, b) &&
+      rp_span_inside(o->callchain, b) && rp_span_inside(o->raw, b) &&
+      rp_span_inside(o->branch_entries, b) && rp_span_inside(o->branch_counters, b);
+    predicate rp_back_inside(rp_sample *o, rp_span b) =
+      rp_span_inside(o->regs_user, b) && rp_span_inside(o->stack_user, b) &&
+      rp_span_inside(o->regs_intr, b) && rp_span_inside(o->aux, b);
+*/
 
 /* IDENTIFIER .. PERIOD: the fixed-size fields before READ. */
 /*@ requires rp_cur_ok(b, off);
     requires \valid(out) && \separated(out, off);
     requires RP_APART_FROM_SPAN(out, b);
-    assigns *off, out->identifier, out->ip, out->pid, out->tid, out->time, out->addr, out->id,
-            out->stream_id, out->cpu, out->cpu_res, out->period;
+    assigns *off, *out;
     ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(b);
 */
 static bool walk_fixed_ids(rp_span b, uint32_t *off, uint64_t st, rp_sample *out)
@@ -351,16 +356,10 @@ static bool walk_fixed_ids(rp_span b, uint32_t *off, uint64_t st, rp_sample *out
     requires read_format < 32;
     requires \valid(out) && \separated(out, off);
     requires RP_APART_FROM_SPAN(out, b);
-    assigns *off, out->read, out->callchain_nr, out->callchain, out->raw_size, out->raw,
-            out->branch_nr, out->has_hw_idx, out->branch_hw_idx, out->branch_entries,
-            out->has_branch_counters, out->branch_counters;
+    assigns *off, *out;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_RAW_ALIGN;
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
-    ensures \result == RP_OK ==> rp_read_inside(&out->read, b);
-    ensures \result == RP_OK ==> rp_span_inside(out->callchain, b);
-    ensures \result == RP_OK ==> rp_span_inside(out->raw, b);
-    ensures \result == RP_OK ==> rp_span_inside(out->branch_entries, b);
-    ensures \result == RP_OK ==> rp_span_inside(out->branch_counters, b);
+    ensures \result == RP_OK ==> rp_front_inside(out, b);
 */
 static rp_status walk_read_to_branch(rp_span b, uint32_t *off, uint64_t st, uint64_t read_format,
                                      uint64_t bst, uint32_t variant, rp_sample *out)
@@ -385,16 +384,10 @@ static rp_status walk_read_to_branch(rp_span b, uint32_t *off, uint64_t st, uint
 /*@ requires rp_cur_ok(b, off);
     requires \valid(t) && \separated(t, off);
     requires RP_APART_FROM_SPAN(t, b);
-    assigns *off, t->regs_user_abi, t->regs_user, t->stack_user_size, t->stack_user,
-            t->has_dyn_size, t->stack_user_dyn_size, t->weight, t->data_src,
-            t->transaction, t->regs_intr_abi, t->regs_intr, t->phys_addr, t->cgroup,
-            t->data_page_size, t->code_page_size, t->aux_size, t->aux;
+    assigns *off, *t;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_STACK_DYN;
     ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
-    ensures \result == RP_OK ==> rp_span_inside(t->regs_user, b);
-    ensures \result == RP_OK ==> rp_span_inside(t->stack_user, b);
-    ensures \result == RP_OK ==> rp_span_inside(t->regs_intr, b);
-    ensures \result == RP_OK ==> rp_span_inside(t->aux, b);
+    ensures \result == RP_OK ==> rp_back_inside(t, b);
 */
 static rp_status walk_regs_to_aux(rp_span b, uint32_t *off, uint64_t st, uint32_t regs_user_nr,
                                   uint32_t regs_intr_nr, rp_sample *t)
@@ -445,13 +438,7 @@ static rp_status walk_regs_to_aux(rp_span b, uint32_t *off, uint64_t st, uint32_
     requires rp_span_inside(f.branch_entries, b) && rp_span_inside(f.branch_counters, b);
     requires rp_span_inside(k.regs_user, b) && rp_span_inside(k.stack_user, b);
     requires rp_span_inside(k.regs_intr, b) && rp_span_inside(k.aux, b);
-    assigns out->read, out->callchain_nr, out->callchain, out->raw_size, out->raw,
-            out->branch_nr, out->has_hw_idx, out->branch_hw_idx, out->branch_entries,
-            out->has_branch_counters, out->branch_counters,
-            out->regs_user_abi, out->regs_user, out->stack_user_size, out->stack_user,
-            out->has_dyn_size, out->stack_user_dyn_size, out->weight, out->data_src,
-            out->transaction, out->regs_intr_abi, out->regs_intr, out->phys_addr, out->cgroup,
-            out->data_page_size, out->code_page_size, out->aux_size, out->aux;
+    assigns *out;
     ensures rp_read_inside(&out->read, b);
     ensures rp_span_inside(out->callchain, b) && rp_span_inside(out->raw, b);
     ensures rp_span_inside(out->branch_entries, b) && rp_span_inside(out->branch_counters, b);
@@ -512,15 +499,7 @@ typedef struct walk_result {
             \result.st == RP_E_LEFTOVER || \result.st == RP_E_RAW_ALIGN ||
             \result.st == RP_E_STACK_DYN;
     ensures exact: \result.st == RP_OK ==> \result.end == rp_span_len(b);
-    ensures \result.st == RP_OK ==> rp_read_inside(&out->read, b);
-    ensures \result.st == RP_OK ==> rp_span_inside(out->callchain, b);
-    ensures \result.st == RP_OK ==> rp_span_inside(out->raw, b);
-    ensures \result.st == RP_OK ==> rp_span_inside(out->branch_entries, b);
-    ensures \result.st == RP_OK ==> rp_span_inside(out->branch_counters, b);
-    ensures \result.st == RP_OK ==> rp_span_inside(out->regs_user, b);
-    ensures \result.st == RP_OK ==> rp_span_inside(out->stack_user, b);
-    ensures \result.st == RP_OK ==> rp_span_inside(out->regs_intr, b);
-    ensures \result.st == RP_OK ==> rp_span_inside(out->aux, b);
+    ensures \result.st == RP_OK ==> rp_sample_inside(out, b);
 */
 static walk_result sample_walk(const rp_sample_layout *L, rp_span b, uint32_t variant,
                                rp_sample *out)
