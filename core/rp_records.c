@@ -1,6 +1,13 @@
 #include "rp_records.h"
 #include "rp_cursor.h"
 
+/* The parsers' cursor moved forward from `from` to `to`, within the payload
+ * p.  One predicate rather than the chain from <= to <= len, so that each
+ * parser proves it once per path (a chain is two goals per path). */
+/*@ predicate rp_cur_moved(integer from, integer to, rp_span p) =
+      from <= to <= rp_span_len(p);
+*/
+
 /*@ assigns \nothing;
     ensures \result.n0 == 0 && \result.n1 == 0 && \result.p1 == b.p1;
     ensures rp_span_ok(\result);
@@ -42,7 +49,7 @@ rp_status rp_sample_id_parse(const rp_sample_layout *L, rp_span body, rp_sample_
     requires RP_APART_FROM_SPAN(pid, p);
     requires RP_APART_FROM_SPAN(tid, p);
     assigns *off, *pid, *tid;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p);
+    ensures \result == \true ==> rp_cur_moved(\old(*off), *off, p);
 */
 static bool take_pid_tid(rp_span p, uint32_t *off, uint32_t *pid, uint32_t *tid)
 {
@@ -53,7 +60,7 @@ static bool take_pid_tid(rp_span p, uint32_t *off, uint32_t *pid, uint32_t *tid)
     requires \valid(o) && \separated(o, off);
     requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+    ensures \result == \true ==> rp_cur_moved(\old(*off), *off, p) &&
                                  rp_span_inside(o->filename, p);
 */
 static bool parse_mmap(rp_span p, uint32_t *off, rp_ev_mmap *o)
@@ -72,7 +79,7 @@ static bool parse_mmap(rp_span p, uint32_t *off, rp_ev_mmap *o)
     requires RP_APART_FROM_SPAN(flags, p);
     requires RP_APART_FROM_SPAN(name, p);
     assigns *off, *prot, *flags, *name;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+    ensures \result == \true ==> rp_cur_moved(\old(*off), *off, p) &&
                                  rp_span_inside(*name, p);
 */
 static bool take_prot_flags_name(rp_span p, uint32_t *off, uint32_t *prot, uint32_t *flags,
@@ -89,7 +96,7 @@ static bool take_prot_flags_name(rp_span p, uint32_t *off, uint32_t *prot, uint3
     requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_BUILD_ID_SIZE;
-    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(p) &&
+    ensures \result == RP_OK ==> rp_cur_moved(\old(*off), *off, p) &&
                                  rp_span_inside(o->filename, p) &&
                                  rp_span_inside(o->build_id, p);
 */
@@ -134,7 +141,7 @@ static rp_status parse_mmap2(rp_span p, uint32_t *off, bool build_id, rp_ev_mmap
     requires \valid(o) && \separated(o, off);
     requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+    ensures \result == \true ==> rp_cur_moved(\old(*off), *off, p) &&
                                  rp_span_inside(o->entries, p);
 */
 static bool parse_namespaces(rp_span p, uint32_t *off, rp_ev_namespaces *o)
@@ -147,7 +154,7 @@ static bool parse_namespaces(rp_span p, uint32_t *off, rp_ev_namespaces *o)
     requires \valid(o) && \separated(o, off);
     requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+    ensures \result == \true ==> rp_cur_moved(\old(*off), *off, p) &&
                                  rp_span_inside(o->name, p);
 */
 static bool parse_ksymbol(rp_span p, uint32_t *off, rp_ev_ksymbol *o)
@@ -164,7 +171,7 @@ static bool parse_ksymbol(rp_span p, uint32_t *off, rp_ev_ksymbol *o)
     requires \valid(o) && \separated(o, off);
     requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+    ensures \result == \true ==> rp_cur_moved(\old(*off), *off, p) &&
                                  rp_span_inside(o->old_bytes, p) &&
                                  rp_span_inside(o->new_bytes, p);
 */
@@ -186,7 +193,7 @@ static bool parse_text_poke(rp_span p, uint32_t *off, rp_ev_text_poke *o)
     requires \valid(o) && \separated(o, off);
     requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+    ensures \result == \true ==> rp_cur_moved(\old(*off), *off, p) &&
                                  rp_span_inside(o->ips, p);
 */
 static bool parse_callchain_deferred(rp_span p, uint32_t *off, rp_ev_callchain_deferred *o)
@@ -199,7 +206,7 @@ static bool parse_callchain_deferred(rp_span p, uint32_t *off, rp_ev_callchain_d
     requires \valid(o) && \separated(o, off);
     requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p);
+    ensures \result == \true ==> rp_cur_moved(\old(*off), *off, p);
 */
 static bool parse_lost(rp_span p, uint32_t *off, rp_ev_lost *o)
 {
@@ -210,7 +217,7 @@ static bool parse_lost(rp_span p, uint32_t *off, rp_ev_lost *o)
     requires \valid(o) && \separated(o, off);
     requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+    ensures \result == \true ==> rp_cur_moved(\old(*off), *off, p) &&
                                  rp_span_inside(o->comm, p);
 */
 static bool parse_comm(rp_span p, uint32_t *off, rp_ev_comm *o)
@@ -225,7 +232,7 @@ static bool parse_comm(rp_span p, uint32_t *off, rp_ev_comm *o)
     requires \valid(o) && \separated(o, off);
     requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p);
+    ensures \result == \true ==> rp_cur_moved(\old(*off), *off, p);
 */
 static bool parse_task(rp_span p, uint32_t *off, rp_ev_task *o)
 {
@@ -241,39 +248,38 @@ static bool parse_task(rp_span p, uint32_t *off, rp_ev_task *o)
     requires RP_APART_FROM_SPAN(y, p);
     requires RP_APART_FROM_SPAN(z, p);
     assigns *off, *x, *y, *z;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p);
+    ensures \result == \true ==> rp_cur_moved(\old(*off), *off, p);
 */
 static bool parse_3u64(rp_span p, uint32_t *off, uint64_t *x, uint64_t *y, uint64_t *z)
 {
 	return rp_take_u64(p, off, x) && rp_take_u64(p, off, y) && rp_take_u64(p, off, z);
 }
 
-/* The views a non-SAMPLE payload parse returns lie inside the payload p:
- * the same ensures clauses for parse_payload and walk_payload.  A macro, not
- * a predicate, so that WP sees exactly these clauses (its simplifier does not
- * unfold a predicate: see RP_APART_FROM_SPAN in rp_span.h). */
-#define RP_PAYLOAD_VIEWS_INSIDE \
-    ensures \result == RP_OK && type == RP_RECORD_MMAP ==> rp_span_inside(out->mmap.filename, p); \
-    ensures \result == RP_OK && type == RP_RECORD_MMAP2 ==> \
-              rp_span_inside(out->mmap2.filename, p) && rp_span_inside(out->mmap2.build_id, p); \
-    ensures \result == RP_OK && type == RP_RECORD_COMM ==> rp_span_inside(out->comm.comm, p); \
-    ensures \result == RP_OK && type == RP_RECORD_READ ==> rp_read_inside(&out->read.values, p); \
-    ensures \result == RP_OK && type == RP_RECORD_NAMESPACES ==> \
-              rp_span_inside(out->namespaces.entries, p); \
-    ensures \result == RP_OK && type == RP_RECORD_KSYMBOL ==> rp_span_inside(out->ksymbol.name, p); \
-    ensures \result == RP_OK && type == RP_RECORD_BPF_EVENT ==> rp_span_inside(out->bpf_event.tag, p); \
-    ensures \result == RP_OK && type == RP_RECORD_CGROUP ==> rp_span_inside(out->cgroup.path, p); \
-    ensures \result == RP_OK && type == RP_RECORD_TEXT_POKE ==> \
-              rp_span_inside(out->text_poke.old_bytes, p) && rp_span_inside(out->text_poke.new_bytes, p); \
-    ensures \result == RP_OK && type == RP_RECORD_CALLCHAIN_DEFERRED ==> \
-              rp_span_inside(out->callchain_deferred.ips, p);
+/* The views a non-SAMPLE payload parse of type t returns lie inside the
+ * payload p: the postcondition of parse_payload and walk_payload.  One
+ * predicate, not a clause per type, so that WP proves it once per path of
+ * the type switch instead of once per path and type (the provers unfold it). */
+/*@ predicate rp_payload_views_inside(integer t, rp_event *e, rp_span p) =
+      (t == RP_RECORD_MMAP ==> rp_span_inside(e->mmap.filename, p)) &&
+      (t == RP_RECORD_MMAP2 ==> rp_span_inside(e->mmap2.filename, p) &&
+                                rp_span_inside(e->mmap2.build_id, p)) &&
+      (t == RP_RECORD_COMM ==> rp_span_inside(e->comm.comm, p)) &&
+      (t == RP_RECORD_READ ==> rp_read_inside(&e->read.values, p)) &&
+      (t == RP_RECORD_NAMESPACES ==> rp_span_inside(e->namespaces.entries, p)) &&
+      (t == RP_RECORD_KSYMBOL ==> rp_span_inside(e->ksymbol.name, p)) &&
+      (t == RP_RECORD_BPF_EVENT ==> rp_span_inside(e->bpf_event.tag, p)) &&
+      (t == RP_RECORD_CGROUP ==> rp_span_inside(e->cgroup.path, p)) &&
+      (t == RP_RECORD_TEXT_POKE ==> rp_span_inside(e->text_poke.old_bytes, p) &&
+                                    rp_span_inside(e->text_poke.new_bytes, p)) &&
+      (t == RP_RECORD_CALLCHAIN_DEFERRED ==> rp_span_inside(e->callchain_deferred.ips, p));
+*/
 
 /*@ requires rp_layout_ok(L);
     requires rp_cur_ok(p, off);
     requires \valid(o) && \separated(o, off, L);
     requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+    ensures \result == \true ==> rp_cur_moved(\old(*off), *off, p) &&
                                  rp_read_inside(&o->values, p);
 */
 static bool parse_read(const rp_sample_layout *L, rp_span p, uint32_t *off, rp_ev_read *o)
@@ -286,7 +292,7 @@ static bool parse_read(const rp_sample_layout *L, rp_span p, uint32_t *off, rp_e
     requires \valid(o) && \separated(o, off);
     requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+    ensures \result == \true ==> rp_cur_moved(\old(*off), *off, p) &&
                                  rp_span_inside(o->tag, p);
 */
 static bool parse_bpf_event(rp_span p, uint32_t *off, rp_ev_bpf_event *o)
@@ -299,7 +305,7 @@ static bool parse_bpf_event(rp_span p, uint32_t *off, rp_ev_bpf_event *o)
     requires \valid(o) && \separated(o, off);
     requires RP_APART_FROM_SPAN(o, p);
     assigns *off, *o;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(p) &&
+    ensures \result == \true ==> rp_cur_moved(\old(*off), *off, p) &&
                                  rp_span_inside(o->path, p);
 */
 static bool parse_cgroup(rp_span p, uint32_t *off, rp_ev_cgroup *o)
@@ -327,8 +333,8 @@ static rp_status body_short_unless(bool ok)
     requires RP_RECORD_MMAP <= type <= RP_RECORD_CALLCHAIN_DEFERRED && type != RP_RECORD_SAMPLE;
     assigns *off, *out;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_BUILD_ID_SIZE;
-    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(p);
-    RP_PAYLOAD_VIEWS_INSIDE
+    ensures \result == RP_OK ==> rp_cur_moved(\old(*off), *off, p);
+    ensures \result == RP_OK ==> rp_payload_views_inside(type, out, p);
 */
 static rp_status parse_payload(const rp_sample_layout *L, rp_span p, uint32_t *off,
                                uint32_t type, uint16_t misc, rp_event *out)
@@ -397,7 +403,7 @@ static rp_status parse_payload(const rp_sample_layout *L, rp_span p, uint32_t *o
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_BUILD_ID_SIZE ||
             \result == RP_E_LEFTOVER;
     ensures exact: \result == RP_OK ==> *end == rp_span_len(p);
-    RP_PAYLOAD_VIEWS_INSIDE
+    ensures \result == RP_OK ==> rp_payload_views_inside(type, out, p);
 */
 static rp_status walk_payload(const rp_sample_layout *L, rp_span p, uint32_t type, uint16_t misc,
                               rp_event *out, uint32_t *end)
