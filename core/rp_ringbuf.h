@@ -80,6 +80,24 @@ typedef struct rp_rb_record {
   // The len payload bytes of the record whose header is at offset o.
   predicate rp_rb_data_in_ring(rp_ring *r, integer o, integer len, rp_span b) =
     rp_slices_in_ring(r->data, r->size, o, len, b);
+
+  // A step of the consumer from c0 to c1 over the record rec (rp_ringbuf_next
+  // on RP_OK): rec was at c0, c1 is 8-aligned and rec->size further, still
+  // behind the producer; rec's payload is in the ring after its header.
+  predicate rp_rb_stepped(rp_ring *ring, integer producer, integer c0, integer c1,
+                          rp_rb_record *rec) =
+    rec->pos == c0 && c1 % 8 == 0 && rec->size >= 8 &&
+    rec->size == rp_rb_total(rec->len) &&
+    rp_dist(producer, c0) <= ring->size &&
+    rp_dist(c1, c0) == rec->size &&
+    rp_dist(producer, c1) == rp_dist(producer, c0) - rec->size &&
+    rec->data.p1 == ring->data &&
+    rec->data.n0 + rec->data.n1 == rec->len &&
+    rec->data.n1 <= rp_off(rec->pos, ring->size) &&
+    rec->data.p0 == ring->data + rp_body_off(rp_off(rec->pos, ring->size), ring->size) &&
+    rec->data.n0 <= ring->size - rp_body_off(rp_off(rec->pos, ring->size), ring->size) &&
+    (rec->data.n1 == 0 ||
+     rec->data.n0 == ring->size - rp_body_off(rp_off(rec->pos, ring->size), ring->size));
 */
 
 /* Decode the record at *consumer.
@@ -106,18 +124,7 @@ typedef struct rp_rb_record {
     ensures rb_empty: \result == RP_EMPTY ==> producer == \old(*consumer);
     ensures rb_codes: \result == RP_OK || \result == RP_EMPTY || \result == RP_BUSY || \result < 0;
     ensures rb_step: \result == RP_OK ==>
-              rec->pos == \old(*consumer) && *consumer % 8 == 0 && rec->size >= 8 &&
-              rec->size == rp_rb_total(rec->len) &&
-              rp_dist(producer, \old(*consumer)) <= ring->size &&
-              rp_dist(*consumer, \old(*consumer)) == rec->size &&
-              rp_dist(producer, *consumer) == rp_dist(producer, \old(*consumer)) - rec->size &&
-              rec->data.p1 == ring->data &&
-              rec->data.n0 + rec->data.n1 == rec->len &&
-              rec->data.n1 <= rp_off(rec->pos, ring->size) &&
-              rec->data.p0 == ring->data + rp_body_off(rp_off(rec->pos, ring->size), ring->size) &&
-              rec->data.n0 <= ring->size - rp_body_off(rp_off(rec->pos, ring->size), ring->size) &&
-              (rec->data.n1 == 0 ||
-               rec->data.n0 == ring->size - rp_body_off(rp_off(rec->pos, ring->size), ring->size));
+              rp_rb_stepped(ring, producer, \old(*consumer), *consumer, rec);
 
     // Every error writes nothing: one behavior for all of them (the
     // complement of ok), so that the frame is proved once.

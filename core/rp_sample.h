@@ -82,6 +82,20 @@ typedef struct rp_sample_layout {
 */
 uint32_t rp_popcount64(uint64_t m);
 
+/* The layout rp_sample_layout_make fills: valid (rp_layout_ok), each
+ * field from its argument, the register counts as popcounts, no trailer
+ * without sample_id_all.  One predicate, proved once per path. */
+/*@ predicate rp_layout_made(rp_sample_layout *l, integer sample_type, integer read_format,
+                            integer branch_sample_type, integer regs_user, integer regs_intr,
+                            bool sample_id_all) =
+      rp_layout_ok(l) &&
+      l->sample_type == sample_type && l->read_format == read_format &&
+      l->branch_sample_type == branch_sample_type &&
+      l->regs_user_nr == rp_popc(regs_user) && l->regs_intr_nr == rp_popc(regs_intr) &&
+      l->sample_id_all == sample_id_all &&
+      (sample_id_all == \false ==> l->id_size == 0);
+*/
+
 /*@ requires \valid(out);
     assigns *out;
     // Every error writes nothing: one behavior for all of them (the bit
@@ -101,13 +115,8 @@ uint32_t rp_popcount64(uint64_t m);
     behavior valid:
       assumes sample_type < RP_SAMPLE_TYPE_LIMIT && read_format < 32;
       ensures \result == RP_OK || \result == RP_E_WEIGHT_BOTH;
-      ensures \result == RP_OK ==> rp_layout_ok(out) &&
-        out->sample_type == sample_type && out->read_format == read_format &&
-        out->branch_sample_type == branch_sample_type &&
-        out->regs_user_nr == rp_popc(regs_user) &&
-        out->regs_intr_nr == rp_popc(regs_intr) &&
-        out->sample_id_all == sample_id_all &&
-        (sample_id_all == \false ==> out->id_size == 0);
+      ensures \result == RP_OK ==> rp_layout_made(out, sample_type, read_format,
+                                     branch_sample_type, regs_user, regs_intr, sample_id_all);
     complete behaviors type_bits, format_bits, valid;
     disjoint behaviors type_bits, format_bits, valid;
 */

@@ -105,6 +105,19 @@ typedef struct rp_ur_rsv {
     rp_ur_word(d, o) == len + rp_rb_busy_bit &&
     d[o + 4] == 0 && d[o + 5] == 0 && d[o + 6] == 0 && d[o + 7] == 0;
 
+  // A reservation at producer position p of len payload bytes, in a ring
+  // of size bytes: where its header is and what it occupies, inside the ring.
+  predicate rp_ur_reserved(rp_ur_rsv *r, integer p, integer len, integer size) =
+    r->pos == p && r->len == len && r->off == rp_off(p, size) &&
+    r->size == rp_rb_total(len) &&
+    r->off + 8 <= size && len + 8 <= r->size <= size;
+
+  // The producer moved from p to np by step bytes towards the consumer c,
+  // 8-aligned, and is still at most a ring (size) ahead of it.
+  predicate rp_ur_advanced(integer np, integer p, integer c, integer step, integer size) =
+    np % 8 == 0 && rp_dist(np, p) == step &&
+    rp_dist(np, c) == rp_dist(p, c) + step && rp_dist(np, c) <= size;
+
   // Reserve's preconditions on the ring, as the other walks state them.
   predicate rp_ur_ring_ok(uint8_t *d, integer size) =
     rp_ring_size_ok(size) && \valid(d + (0 .. size - 1));
@@ -163,11 +176,9 @@ typedef struct rp_ur_rsv {
       assumes consumer % 8 == 0 && *producer % 8 == 0;
       assumes rp_rb_total(len) <= size - rp_dist(*producer, consumer);
       ensures \result == RP_OK;
-      ensures ur_rsv: rsv->pos == \old(*producer) && rsv->len == len &&
-                rsv->off == rp_off(\old(*producer), size) &&
-                rsv->size == rp_rb_total(len);
+      // (each named property one predicate, proved once per path)
+      ensures ur_rsv: rp_ur_reserved(rsv, \old(*producer), len, size);
       ensures ur_hdr: rp_ur_pending(data, rp_off(\old(*producer), size), len);
-      ensures ur_in: rp_off(\old(*producer), size) + 8 <= size && len + 8 <= rsv->size <= size;
       ensures ur_payload: rp_slices_in_ring(data, size, rp_off(\old(*producer), size), len,
                                            rsv->payload);
       // the payload bytes (offsets b .. b + n0 - 1, then 0 .. n1 - 1) and
@@ -175,10 +186,7 @@ typedef struct rp_ur_rsv {
       ensures ur_apart: \let o = rp_off(\old(*producer), size);
                 \let b = rp_body_off(o, size);
                 (b + rsv->payload.n0 <= o || b >= o + 8) && rsv->payload.n1 <= o;
-      ensures ur_step: *producer % 8 == 0 &&
-                rp_dist(*producer, \old(*producer)) == rsv->size &&
-                rp_dist(*producer, consumer) == rp_dist(\old(*producer), consumer) + rsv->size &&
-                rp_dist(*producer, consumer) <= size;
+      ensures ur_step: rp_ur_advanced(*producer, \old(*producer), consumer, rsv->size, size);
     complete behaviors too_long, too_big, overrun, misaligned, full, ok;
     disjoint behaviors too_long, too_big, overrun, misaligned, full, ok;
 */
