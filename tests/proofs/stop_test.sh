@@ -39,8 +39,14 @@ started() { [ "$(wc -l < "$1" 2>/dev/null || echo 0)" = 3 ]; }
 one_case() {
   local name=$1 sig=$2 target=$3 want=$4 pid rc i
   : > "$t/$name.pids"
-  set -m   # the run in a process group of its own, as a terminal's job
-  bash "$t/run.sh" "$root" "$t/$name.pids" > "$t/$name.out" 2> "$t/$name.err" &
+  # The run in a process group of its own, as a terminal's job, and with
+  # INT and TERM handled by default, as a terminal's job has them: a shell
+  # cannot trap a signal ignored when it started, and a job runner that
+  # starts make check in the background (nohup cmd &, a script's cmd &)
+  # passes INT on ignored.
+  set -m
+  env --default-signal=INT,TERM bash "$t/run.sh" "$root" "$t/$name.pids" \
+    > "$t/$name.out" 2> "$t/$name.err" &
   pid=$!
   set +m
   for i in $(seq 400); do started "$t/$name.pids" && break; sleep 0.05; done
