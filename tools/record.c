@@ -787,6 +787,14 @@ static void reap(stopper *s)
 		}
 }
 
+/* sig to CMD itself, unless it has ended or is in the spared group (which
+ * got Ctrl-C from the terminal already). */
+static void signal_cmd(stopper *s, int sig, pid_t spared)
+{
+	if (!s->done && !(spared && getpgid(s->child) == spared))
+		kill(s->child, sig);
+}
+
 /* walk_tree, telling once when /proc cannot be scanned; then CMD stands
  * for the whole tree. */
 static long walk(stopper *s, int sig, pid_t skip, pid_t spared)
@@ -800,8 +808,8 @@ static long walk(stopper *s, int sig, pid_t skip, pid_t spared)
 		        n == -ESRCH ? "ringproof is not in it" : strerror((int)-n), s->name);
 		s->walk_failed = true;
 	}
-	if (sig && !s->done && skip != s->child && !(spared && getpgid(s->child) == spared))
-		kill(s->child, sig);
+	if (sig && skip != s->child)
+		signal_cmd(s, sig, spared);
 	return s->done ? 0 : 1;
 }
 
@@ -849,8 +857,7 @@ static bool stop_tree(stopper *s)
 		 * own.  They are spared; the rest of the tree (other groups and
 		 * sessions) gets it. */
 		const pid_t spared = ctrl_c ? getpgrp() : 0;
-		if (!s->done && !(spared && getpgid(s->child) == spared))
-			kill(s->child, sig);
+		signal_cmd(s, sig, spared);
 		walk(s, sig, s->child, spared);
 		return false;
 	}
