@@ -255,25 +255,6 @@ static bool parse_3u64(rp_span p, uint32_t *off, uint64_t *x, uint64_t *y, uint6
 	return rp_take_u64(p, off, x) && rp_take_u64(p, off, y) && rp_take_u64(p, off, z);
 }
 
-/* The views a non-SAMPLE payload parse of type t returns lie inside the
- * payload p: the postcondition of parse_payload and walk_payload.  One
- * predicate, not a clause per type, so that WP proves it once per path of
- * the type switch instead of once per path and type (the provers unfold it). */
-/*@ predicate rp_payload_views_inside(integer t, rp_event *e, rp_span p) =
-      (t == RP_RECORD_MMAP ==> rp_span_inside(e->mmap.filename, p)) &&
-      (t == RP_RECORD_MMAP2 ==> rp_span_inside(e->mmap2.filename, p) &&
-                                rp_span_inside(e->mmap2.build_id, p)) &&
-      (t == RP_RECORD_COMM ==> rp_span_inside(e->comm.comm, p)) &&
-      (t == RP_RECORD_READ ==> rp_read_inside(&e->read.values, p)) &&
-      (t == RP_RECORD_NAMESPACES ==> rp_span_inside(e->namespaces.entries, p)) &&
-      (t == RP_RECORD_KSYMBOL ==> rp_span_inside(e->ksymbol.name, p)) &&
-      (t == RP_RECORD_BPF_EVENT ==> rp_span_inside(e->bpf_event.tag, p)) &&
-      (t == RP_RECORD_CGROUP ==> rp_span_inside(e->cgroup.path, p)) &&
-      (t == RP_RECORD_TEXT_POKE ==> rp_span_inside(e->text_poke.old_bytes, p) &&
-                                    rp_span_inside(e->text_poke.new_bytes, p)) &&
-      (t == RP_RECORD_CALLCHAIN_DEFERRED ==> rp_span_inside(e->callchain_deferred.ips, p));
-*/
-
 /*@ requires rp_layout_ok(L);
     requires rp_cur_ok(p, off);
     requires \valid(o) && \separated(o, off, L);
@@ -440,7 +421,7 @@ rp_status rp_record_parse(const rp_sample_layout *L, const rp_record *rec, rp_ev
 	}
 	/* rp_sample_id_parse returned RP_OK only if the trailer fits */
 	const uint32_t trailer = L->sample_id_all ? L->id_size : 0u;
-	/*@ assert trailer <= body.n0 + body.n1; */
+	/*@ assert trailer_fits: trailer <= body.n0 + body.n1; */
 	payload = rp_span_prefix_of(body, (body.n0 + body.n1) - trailer);
 	const rp_status r = walk_payload(L, payload, type, rec->misc, out, &end);
 	if (r != RP_OK)
@@ -453,9 +434,13 @@ rp_status rp_record_parse(const rp_sample_layout *L, const rp_record *rec, rp_ev
 	/*@ assert rp_span_prefix(payload, body); */
 	/*@ assert type == RP_RECORD_READ ==> rp_span_inside(out->read.values.entries, body); */
 	/*@ assert type == RP_RECORD_READ ==> rp_read_inside(&out->read.values, body); */
+	/* then every view, and the same after the header writes (two short
+	 * goals: one that lifts, one that crosses the writes) */
+	/*@ assert views: rp_payload_views_inside(type, out, body); */
 	/* parse_payload's contract may write all of *out: restate the header */
 	out->type = type;
 	out->misc = rec->misc;
 	out->has_sample_id = L->sample_id_all;
+	/*@ assert views_kept: rp_payload_views_inside(out->type, out, body); */
 	return RP_OK;
 }
