@@ -319,16 +319,9 @@ static rp_status step_branch(rp_span b, uint32_t *off, bool present, uint64_t bs
  * about early views need not be carried through every later write.  Each
  * part states its frame as the whole struct it fills (sample_walk passes
  * scratch structs and needs no finer one: every field named was one goal
- * more at each call) and its views as one predicate (proved once per path,
- * not once per path and view). */
-/*@ predicate rp_front_inside(rp_sample *o, rp_span b) =
-      rp_read_inside(&o->read, b) &&
-      rp_span_inside(o->callchain, b) && rp_span_inside(o->raw, b) &&
-      rp_span_inside(o->branch_entries, b) && rp_span_inside(o->branch_counters, b);
-    predicate rp_back_inside(rp_sample *o, rp_span b) =
-      rp_span_inside(o->regs_user, b) && rp_span_inside(o->stack_user, b) &&
-      rp_span_inside(o->regs_intr, b) && rp_span_inside(o->aux, b);
-*/
+ * more at each call) and its views as one predicate (rp_front_inside,
+ * rp_back_inside in rp_sample.h: proved once per path, not once per path
+ * and view). */
 
 /* IDENTIFIER .. PERIOD: the fixed-size fields before READ. */
 /*@ requires rp_cur_ok(b, off);

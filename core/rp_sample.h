@@ -174,12 +174,17 @@ typedef struct rp_sample {
 /*@ predicate rp_read_inside(rp_read_values *r, rp_span b) =
       rp_span_inside(r->entries, b);
 
-    predicate rp_sample_inside(rp_sample *o, rp_span b) =
+    // The views of a SAMPLE lie inside b: those before the registers
+    // (front) and the rest (back), named apart for the walk's two halves.
+    predicate rp_front_inside(rp_sample *o, rp_span b) =
       rp_read_inside(&o->read, b) &&
       rp_span_inside(o->callchain, b) && rp_span_inside(o->raw, b) &&
-      rp_span_inside(o->branch_entries, b) && rp_span_inside(o->branch_counters, b) &&
+      rp_span_inside(o->branch_entries, b) && rp_span_inside(o->branch_counters, b);
+    predicate rp_back_inside(rp_sample *o, rp_span b) =
       rp_span_inside(o->regs_user, b) && rp_span_inside(o->stack_user, b) &&
       rp_span_inside(o->regs_intr, b) && rp_span_inside(o->aux, b);
+    predicate rp_sample_inside(rp_sample *o, rp_span b) =
+      rp_front_inside(o, b) && rp_back_inside(o, b);
 */
 
 /* Group entry i of a READ value set: value, and id / lost if present. */
