@@ -1,13 +1,6 @@
 #include "rp_records.h"
 #include "rp_cursor.h"
 
-/* The parsers' cursor moved forward from `from` to `to`, within the payload
- * p.  One predicate rather than the chain from <= to <= len, so that each
- * parser proves it once per path (a chain is two goals per path). */
-/*@ predicate rp_cur_moved(integer from, integer to, rp_span p) =
-      from <= to <= rp_span_len(p);
-*/
-
 /*@ assigns \nothing;
     ensures \result.n0 == 0 && \result.n1 == 0 && \result.p1 == b.p1;
     ensures rp_span_ok(\result);

@@ -140,7 +140,7 @@ bool rp_read_entry(const rp_read_values *r, uint32_t i, uint64_t *value,
     requires RP_APART_FROM_SPAN(out, b);
     assigns *off, *out;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
-    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
+    ensures \result == RP_OK ==> rp_cur_moved(\old(*off), *off, b);
     ensures \result == RP_OK ==> rp_read_inside(out, b);
 */
 static rp_status step_read(rp_span b, uint32_t *off, bool present, uint64_t read_format,
@@ -175,7 +175,7 @@ static rp_status step_read(rp_span b, uint32_t *off, bool present, uint64_t read
     requires RP_APART_FROM_SPAN(size, b);
     assigns *off, *size, *view;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_RAW_ALIGN;
-    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
+    ensures \result == RP_OK ==> rp_cur_moved(\old(*off), *off, b);
     ensures \result == RP_OK ==> rp_span_inside(*view, b);
 */
 static rp_status step_raw(rp_span b, uint32_t *off, bool present, uint32_t *size, rp_span *view)
@@ -201,7 +201,7 @@ static rp_status step_raw(rp_span b, uint32_t *off, bool present, uint32_t *size
     requires RP_APART_FROM_SPAN(n, b);
     assigns *off, *n, *view;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
-    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
+    ensures \result == RP_OK ==> rp_cur_moved(\old(*off), *off, b);
     ensures \result == RP_OK ==> rp_span_inside(*view, b);
 */
 static rp_status step_counted(rp_span b, uint32_t *off, bool present, uint32_t esz,
@@ -225,7 +225,7 @@ static rp_status step_counted(rp_span b, uint32_t *off, bool present, uint32_t e
     requires RP_APART_FROM_SPAN(abi, b);
     assigns *off, *abi, *view;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
-    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
+    ensures \result == RP_OK ==> rp_cur_moved(\old(*off), *off, b);
     ensures \result == RP_OK ==> rp_span_inside(*view, b);
 */
 static rp_status step_regs(rp_span b, uint32_t *off, bool present, uint32_t nregs,
@@ -252,7 +252,7 @@ static rp_status step_regs(rp_span b, uint32_t *off, bool present, uint32_t nreg
     assigns *off, out->stack_user_size, out->stack_user, out->has_dyn_size,
             out->stack_user_dyn_size;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_STACK_DYN;
-    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
+    ensures \result == RP_OK ==> rp_cur_moved(\old(*off), *off, b);
     ensures \result == RP_OK ==> rp_span_inside(out->stack_user, b);
 */
 static rp_status step_stack(rp_span b, uint32_t *off, bool present, rp_sample *out)
@@ -286,7 +286,7 @@ static rp_status step_stack(rp_span b, uint32_t *off, bool present, rp_sample *o
     assigns *off, out->branch_nr, out->has_hw_idx, out->branch_hw_idx,
             out->branch_entries, out->has_branch_counters, out->branch_counters;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
-    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
+    ensures \result == RP_OK ==> rp_cur_moved(\old(*off), *off, b);
     ensures \result == RP_OK ==> rp_branch_inside(out, b);
 */
 static rp_status step_branch(rp_span b, uint32_t *off, bool present, uint64_t bst,
@@ -328,7 +328,7 @@ static rp_status step_branch(rp_span b, uint32_t *off, bool present, uint64_t bs
     requires \valid(out) && \separated(out, off);
     requires RP_APART_FROM_SPAN(out, b);
     assigns *off, *out;
-    ensures \result == \true ==> \old(*off) <= *off <= rp_span_len(b);
+    ensures \result == \true ==> rp_cur_moved(\old(*off), *off, b);
 */
 static bool walk_fixed_ids(rp_span b, uint32_t *off, uint64_t st, rp_sample *out)
 {
@@ -351,7 +351,7 @@ static bool walk_fixed_ids(rp_span b, uint32_t *off, uint64_t st, rp_sample *out
     requires RP_APART_FROM_SPAN(out, b);
     assigns *off, *out;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_RAW_ALIGN;
-    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
+    ensures \result == RP_OK ==> rp_cur_moved(\old(*off), *off, b);
     ensures \result == RP_OK ==> rp_front_inside(out, b);
 */
 static rp_status walk_read_to_branch(rp_span b, uint32_t *off, uint64_t st, uint64_t read_format,
@@ -379,7 +379,7 @@ static rp_status walk_read_to_branch(rp_span b, uint32_t *off, uint64_t st, uint
     requires RP_APART_FROM_SPAN(t, b);
     assigns *off, *t;
     ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_STACK_DYN;
-    ensures \result == RP_OK ==> \old(*off) <= *off <= rp_span_len(b);
+    ensures \result == RP_OK ==> rp_cur_moved(\old(*off), *off, b);
     ensures \result == RP_OK ==> rp_back_inside(t, b);
 */
 static rp_status walk_regs_to_aux(rp_span b, uint32_t *off, uint64_t st, uint32_t regs_user_nr,
