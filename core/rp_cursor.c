@@ -1,3 +1,5 @@
+/* The inline definition of rp_cursor.h (RP_INLINE) is proved here. */
+#define RP_DEFINE_CURSOR
 #include "rp_cursor.h"
 
 bool rp_take_u64(rp_span s, uint32_t *off, uint64_t *out)

@@ -231,6 +231,14 @@ bool rp_take_opt_u64(rp_span s, uint32_t *off, bool present, uint64_t *out);
 */
 bool rp_take_opt_u32x2(rp_span s, uint32_t *off, bool present, uint32_t *a, uint32_t *c);
 
+/* An empty span on s's slices (both lengths 0): an absent view, which lies
+ * inside s (rp_span_inside) whatever s is. */
+/*@ assigns \nothing;
+    ensures \result.n0 == 0 && \result.n1 == 0 && \result.p1 == s.p1;
+    ensures rp_span_ok(\result);
+*/
+RP_INLINE rp_span rp_span_empty_of(rp_span s);
+
 /* The first len bytes of s (len <= its length), as a prefix sharing s's
  * slices. */
 /*@ requires rp_span_ok(s);
@@ -254,5 +262,14 @@ rp_span rp_span_prefix_of(rp_span s, uint32_t len);
 */
 rp_status rp_take_read_values(rp_span b, uint32_t *off, uint64_t read_format,
                               rp_read_values *out);
+
+/* ---- definitions (see RP_INLINE in rp_prim.h) ----------------------------- */
+#if !defined(__FRAMAC__) || defined(RP_DEFINE_CURSOR)
+RP_INLINE rp_span rp_span_empty_of(rp_span s)
+{
+	rp_span e = { s.p0, s.p1, 0u, 0u };
+	return e;
+}
+#endif
 
 #endif

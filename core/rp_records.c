@@ -1,16 +1,6 @@
 #include "rp_records.h"
 #include "rp_cursor.h"
 
-/*@ assigns \nothing;
-    ensures \result.n0 == 0 && \result.n1 == 0 && \result.p1 == b.p1;
-    ensures rp_span_ok(\result);
-*/
-static rp_span empty_span(rp_span b)
-{
-	rp_span e = { b.p0, b.p1, 0u, 0u };
-	return e;
-}
-
 rp_status rp_sample_id_parse(const rp_sample_layout *L, rp_span body, rp_sample_id *out)
 {
 	const uint64_t st = L->sample_type;
@@ -105,7 +95,7 @@ static rp_status parse_mmap2(rp_span p, uint32_t *off, bool build_id, rp_ev_mmap
 	o->ino = 0u;
 	o->ino_generation = 0u;
 	o->build_id_size = 0u;
-	o->build_id = empty_span(p);
+	o->build_id = rp_span_empty_of(p);
 	if (!take_pid_tid(p, off, &o->pid, &o->tid) || !rp_take_u64(p, off, &o->addr) ||
 	    !rp_take_u64(p, off, &o->len) || !rp_take_u64(p, off, &o->pgoff))
 		return RP_E_BODY_SHORT;

@@ -59,16 +59,6 @@ bool rp_callchain_is_context(uint64_t ip)
 	return ip > UINT64_MAX - 4095u;
 }
 
-/*@ assigns \nothing;
-    ensures \result.n0 == 0 && \result.n1 == 0 && \result.p1 == b.p1;
-    ensures rp_span_ok(\result);
-*/
-static rp_span empty_span(rp_span b)
-{
-	rp_span e = { b.p0, b.p1, 0u, 0u };
-	return e;
-}
-
 rp_status rp_take_read_values(rp_span b, uint32_t *off, uint64_t read_format,
                               rp_read_values *out)
 {
@@ -84,7 +74,7 @@ rp_status rp_take_read_values(rp_span b, uint32_t *off, uint64_t read_format,
 	out->id = 0u;
 	out->lost = 0u;
 	out->entry_size = 8u * (1u + (uint32_t)out->has_id + (uint32_t)out->has_lost);
-	out->entries = empty_span(b);
+	out->entries = rp_span_empty_of(b);
 
 	/* value (or nr with GROUP), [enabled], [running] */
 	if (!rp_take_u64(b, off, &first) ||
@@ -146,7 +136,7 @@ bool rp_read_entry(const rp_read_values *r, uint32_t i, uint64_t *value,
 static rp_status step_read(rp_span b, uint32_t *off, bool present, uint64_t read_format,
                            rp_read_values *out)
 {
-	out->entries = empty_span(b);
+	out->entries = rp_span_empty_of(b);
 	if (!present) {
 		/* absent: every value reads as zero (the walk's scratch is
 		 * uninitialised, and these fields are copied out) */
@@ -181,7 +171,7 @@ static rp_status step_read(rp_span b, uint32_t *off, bool present, uint64_t read
 static rp_status step_raw(rp_span b, uint32_t *off, bool present, uint32_t *size, rp_span *view)
 {
 	*size = 0u;
-	*view = empty_span(b);
+	*view = rp_span_empty_of(b);
 	if (!present)
 		return RP_OK;
 	if (!rp_take_u32(b, off, size))
@@ -208,7 +198,7 @@ static rp_status step_counted(rp_span b, uint32_t *off, bool present, uint32_t e
                               uint64_t *n, rp_span *view)
 {
 	*n = 0u;
-	*view = empty_span(b);
+	*view = rp_span_empty_of(b);
 	if (!present)
 		return RP_OK;
 	if (!rp_take_u64(b, off, n))
@@ -232,7 +222,7 @@ static rp_status step_regs(rp_span b, uint32_t *off, bool present, uint32_t nreg
                            uint64_t *abi, rp_span *view)
 {
 	*abi = 0u;
-	*view = empty_span(b);
+	*view = rp_span_empty_of(b);
 	if (!present)
 		return RP_OK;
 	if (!rp_take_u64(b, off, abi))
@@ -296,8 +286,8 @@ static rp_status step_branch(rp_span b, uint32_t *off, bool present, uint64_t bs
 	out->has_hw_idx = false;
 	out->branch_hw_idx = 0u;
 	out->has_branch_counters = false;
-	out->branch_entries = empty_span(b);
-	out->branch_counters = empty_span(b);
+	out->branch_entries = rp_span_empty_of(b);
+	out->branch_counters = rp_span_empty_of(b);
 	if (!present)
 		return RP_OK;
 	if (!rp_take_u64(b, off, &out->branch_nr))
