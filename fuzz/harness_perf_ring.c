@@ -54,7 +54,7 @@
  *  RP_E_HDR_ALIGN.
  *  Batches (drain_batch, drain_samples): 1..RP_PERF_BATCH records within the
  *  budget; a call's first batch is min(RP_PERF_BATCH, budget, the run
- *  available) (the later sizes follow RP_PERF_BATCH_BYTES: "about", not
+ *  available) (the later sizes follow RP_BATCH_BYTES: "about", not
  *  checked).
  *  Model simplification: after an explicit resync to a far data_head, the
  *  producer's next record is written at that position (a kernel cannot

@@ -37,8 +37,11 @@
  *     (its record, or its whole batch, counts as consumed) or a corruption.
  *     A budget or a stop that ends the walk right before a BUSY record or a
  *     corruption leaves it to the next call (nothing counted).  Batches:
- *     each is min(RP_BPF_RINGBUF_BATCH, budget left, the deliverable records
- *     before the walk's end), exactly.
+ *     each is min(fit, budget left, the deliverable records before the
+ *     walk's end), exactly, where fit is RP_BPF_RINGBUF_BATCH for a call's
+ *     first batch and after it clamp(n * RP_BATCH_BYTES / bytes, 1,
+ *     RP_BPF_RINGBUF_BATCH) for the last non-empty batch's n records of
+ *     bytes in all (their sizes).
  *  U4 Returns: the records delivered by the call, or the callback's negative
  *     value, or (RP_STRICT, the walk reached a corruption) its RP_E_* status
  *     -- in the same call that delivered the records before it -- and that
@@ -501,7 +504,7 @@ static bool script_call(uint32_t nb)
 static void do_consume(uint8_t bb, uint8_t sb, uint8_t x, const spec *sp)
 {
 	const uint32_t budget = bb == 0 ? 0 : bb <= 160 ? bb : 64u * (bb - 160u);
-	const uint32_t unit = g.batch ? RP_BPF_RINGBUF_BATCH : UINT32_MAX;
+	uint32_t unit = g.batch ? RP_BPF_RINGBUF_BATCH : UINT32_MAX;
 	int want = 0;
 
 	c.stop_at = sb ? (sb & 31) : -1;
@@ -536,6 +539,7 @@ static void do_consume(uint8_t bb, uint8_t sb, uint8_t x, const spec *sp)
 			 * (a batch) within the budget */
 			const uint64_t h0 = g.H, start = g.cons;
 			uint32_t cap = budget ? budget - d : UINT32_MAX, k = 0, nb = 0;
+			uint64_t nbytes = 0;
 			bool stopped = false, seen_end = false;
 			if (cap > unit)
 				cap = unit;
@@ -555,6 +559,7 @@ static void do_consume(uint8_t bb, uint8_t sb, uint8_t x, const spec *sp)
 				g.st.records++;
 				fz_sat_add(&g.st.record_bytes, m->size);
 				fz_sat_add(&g.st.payload_bytes, m->len);
+				nbytes += m->size;
 				nb++;
 				if (!g.batch && script_call(1)) {
 					stopped = true;
@@ -563,6 +568,11 @@ static void do_consume(uint8_t bb, uint8_t sb, uint8_t x, const spec *sp)
 			}
 			if (g.batch && nb && script_call(nb))
 				stopped = true;
+			if (g.batch && nb) {
+				/* the next batch's size, from this one's records */
+				const uint64_t f = (uint64_t)nb * RP_BATCH_BYTES / nbytes;
+				unit = f == 0 ? 1 : f > RP_BPF_RINGBUF_BATCH ? RP_BPF_RINGBUF_BATCH : (uint32_t)f;
+			}
 			d += nb;
 			model_next();
 			model_publish();

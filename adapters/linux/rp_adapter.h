@@ -26,6 +26,15 @@ enum rp_adapter_flags {
 #define RP_PERF_BUFFER_FLAGS (RP_STRICT)
 #define RP_BPF_RINGBUF_FLAGS (RP_STRICT)
 
+/* Batch delivery (rp_perf_ring_drain_batch and _samples, rp_perf_buffer's
+ * batch callback, rp_bpf_ringbuf_map_batch): a drain's first batch takes
+ * up to the array's size (RP_PERF_BATCH, RP_BPF_RINGBUF_BATCH); each later
+ * one about as many records as span RP_BATCH_BYTES of the ring, given the
+ * sizes of the batch before (at least one).  Measured, not derived: the
+ * same bytes in larger batches cost more per record (the payloads are read
+ * after the walk has gone ahead; bench/RESULTS.md, Runs H and R). */
+#define RP_BATCH_BYTES 1024u
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rp_adapter.h"
+
 /* A function one adapter file defines for another: kept out of the shared
  * library's dynamic symbols (libringproof.symbols) although the library's
  * objects are compiled with -fvisibility=default. */
@@ -22,6 +24,16 @@ static inline bool rp_is_pow2(uint64_t v)
 static inline void rp_sat_add(uint64_t *c, uint64_t v)
 {
 	*c = *c + v < *c ? UINT64_MAX : *c + v;
+}
+
+/* The records the next batch may take (1 .. cap): the last batch took n
+ * records spanning bytes of the ring (bytes 0: cap); about as many as span
+ * RP_BATCH_BYTES (rp_adapter.h). */
+static inline uint32_t rp_batch_fit(uint32_t n, uint64_t bytes, uint32_t cap)
+{
+	const uint64_t fit = bytes ? (uint64_t)n * RP_BATCH_BYTES / bytes : cap;
+
+	return fit == 0 ? 1 : fit > cap ? cap : (uint32_t)fit;
 }
 
 /* Check that map_fd is an open BPF map of the given type (BPF_MAP_TYPE_RINGBUF

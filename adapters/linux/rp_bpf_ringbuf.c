@@ -202,6 +202,7 @@ static void walk_batch(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t want, rb_
 int rp_bpf_ringbuf_consume_stopped(rp_bpf_ringbuf *rb, uint32_t max_records, bool *stopped)
 {
 	uint64_t delivered = 0;
+	uint32_t fit = RP_BPF_RINGBUF_BATCH; /* records the next batch may take */
 
 	*stopped = false;
 	if (!rb || !rb->prod_map)
@@ -220,10 +221,13 @@ int rp_bpf_ringbuf_consume_stopped(rp_bpf_ringbuf *rb, uint32_t max_records, boo
 				break; /* counted already; wait for a new producer_pos */
 			rb->bad_seen = 0;
 		}
-		if (rb->fn)
+		if (rb->fn) {
 			walk_records(rb, producer, budget, &w);
-		else
-			walk_batch(rb, producer, budget, &w);
+		} else {
+			walk_batch(rb, producer, budget < fit ? budget : fit, &w);
+			if (w.used)
+				fit = rp_batch_fit(w.used, w.bytes, RP_BPF_RINGBUF_BATCH);
+		}
 		rb->stats.discarded += w.discarded;
 		rb->stats.records += w.used;
 		rp_sat_add(&rb->stats.record_bytes, w.bytes);

@@ -60,7 +60,9 @@ typedef int (*rp_bpf_ringbuf_fn)(void *ctx, const void *data, uint32_t len);
  * most RP_BPF_RINGBUF_BATCH, no discarded records).  recs[i].data.p0 points
  * at recs[i].len contiguous payload bytes (the kernel maps the data area
  * twice in a row, so a wrapping payload is contiguous too).  Return values
- * as rp_bpf_ringbuf_fn; a non-zero return consumes the whole batch. */
+ * as rp_bpf_ringbuf_fn; a non-zero return consumes the whole batch.  After
+ * the first batch of a consume, each batch takes about as many records as
+ * span RP_BATCH_BYTES of the ring (rp_adapter.h). */
 typedef int (*rp_bpf_ringbuf_batch_fn)(void *ctx, const rp_rb_record *recs, uint32_t n);
 
 #define RP_BPF_RINGBUF_BATCH 64u

@@ -256,7 +256,7 @@ typedef struct drain_run {
 	uint64_t head;
 	uint32_t max_records; /* 0: no limit */
 	uint64_t delivered;
-	uint32_t fit;         /* records per batch that span about RP_PERF_BATCH_BYTES */
+	uint32_t fit;         /* records per batch that span about RP_BATCH_BYTES */
 	int result;           /* a callback's or a strict ring's status */
 } drain_run;
 
@@ -295,15 +295,10 @@ static uint32_t iter_budget(const drain_run *d)
 }
 
 /* The last batch took n records spanning bytes of the ring: size the next
- * one to span about RP_PERF_BATCH_BYTES (1 .. RP_PERF_BATCH records).
- * Measured, not derived: batches of 64 records of 272 bytes (17 KiB) made
- * a drain about 1.5 times as slow as batches of 8 to 16 (bench/RESULTS.md,
- * Run H); the cause was not isolated. */
+ * one (rp_batch_fit, rp_adapter_int.h). */
 static void drain_fit(drain_run *d, uint32_t n, uint64_t bytes)
 {
-	const uint64_t fit = bytes ? (uint64_t)n * RP_PERF_BATCH_BYTES / bytes : RP_PERF_BATCH;
-
-	d->fit = fit == 0 ? 1 : fit > RP_PERF_BATCH ? RP_PERF_BATCH : (uint32_t)fit;
+	d->fit = rp_batch_fit(n, bytes, RP_PERF_BATCH);
 }
 
 /* n more records consumed; r is the callback's return, more the walk's

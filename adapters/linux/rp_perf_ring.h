@@ -91,10 +91,9 @@ typedef int (*rp_perf_batch_fn)(void *ctx, const rp_record *recs, uint32_t n);
 
 /* Records decoded per batch: at most 64 rp_record descriptors (2.5 KiB),
  * and after the first batch of a drain about as many as span
- * RP_PERF_BATCH_BYTES of the ring (at least one): larger batches of large
- * records were measured slower per record (bench/RESULTS.md, Run H). */
+ * RP_BATCH_BYTES of the ring (rp_adapter.h). */
 #define RP_PERF_BATCH 64u
-#define RP_PERF_BATCH_BYTES 4096u
+#define RP_PERF_BATCH_BYTES RP_BATCH_BYTES /* the perf rings' name for it */
 
 /* Deliver every record in [tail, head) to fn, then publish the tail once.
  * max_records = 0 means no limit.  Returns the number of records delivered

@@ -10,6 +10,7 @@
 
 #include "../../bpf/itest_emit.bpf.h"
 #include "../tap.h"
+#include "rp_adapter.h"
 
 /* A test case, its status and message, and CHECK (tfail, goto out) are
  * those of tests/tap.h.  The runner (main.c) writes its own TAP: the
@@ -74,6 +75,17 @@ static inline uint8_t itest_pattern(uint64_t k, uint32_t i)
 static inline uint32_t itest_raw_size(uint32_t n)
 {
 	return ((n + 4u + 7u) & ~7u) - 4u;
+}
+/* Calls a batch drain makes for n records of rec_bytes each, by the rule
+ * rp_adapter.h states: the first batch takes up to cap records, each later
+ * one RP_BATCH_BYTES / rec_bytes (1 .. cap). */
+static inline unsigned itest_batch_calls(unsigned n, unsigned rec_bytes, unsigned cap)
+{
+	unsigned fit = RP_BATCH_BYTES / rec_bytes, calls = 1;
+
+	fit = fit == 0 ? 1 : fit > cap ? cap : fit;
+	n = n > cap ? n - cap : 0;
+	return calls + (n + fit - 1) / fit;
 }
 /* Quick mode (valgrind): fewer events. */
 bool itest_quick(void);
