@@ -70,9 +70,17 @@ $(LIB_A): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIB_SO): $(LIB_PIC)
+# The shared library exports exactly the functions of libringproof.symbols.
+LIB_MAP     = $(BUILD)/lib/libringproof.map
+
+$(LIB_MAP): libringproof.symbols
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libringproof.so.$(SOVERSION) -o $@ $^ $(LIB_LIBS)
+	{ echo '{ global:'; grep -v '^#' $< | sed 's/$$/;/'; echo 'local: *; };'; } > $@
+
+$(LIB_SO): $(LIB_PIC) $(LIB_MAP)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libringproof.so.$(SOVERSION) -Wl,--version-script=$(LIB_MAP) \
+	    -o $@ $(LIB_PIC) $(LIB_LIBS)
 	ln -sf libringproof.so.$(VERSION) $(BUILD)/lib/libringproof.so.$(SOVERSION)
 	ln -sf libringproof.so.$(SOVERSION) $(BUILD)/lib/libringproof.so
 

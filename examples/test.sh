@@ -37,6 +37,13 @@ check "libringproof.so.$SOVERSION exports exactly the symbols of libringproof.sy
     sed -n 's/^< /gone from the library (ABI break: new SOVERSION, docs\/changes.md): /p; s/^> /exported but not listed: /p' |
     tee /dev/stderr | { ! grep -q .; }"
 
+# every global function of the objects is either API or listed as internal
+check "every global function of libringproof.a is in libringproof.symbols or libringproof.internal, not both" bash -c "
+  diff <(grep -hv '^#' libringproof.symbols libringproof.internal | LC_ALL=C sort) \
+       <(nm -g --defined-only '$P/lib/libringproof.a' | awk 'NF == 3 {print \$3}' | LC_ALL=C sort) |
+    sed -n 's/^< /listed but not in the library: /p; s/^> /in neither list: /p' |
+    tee /dev/stderr | { ! grep -q .; }"
+
 export PKG_CONFIG_PATH=$P/lib/pkgconfig
 cflags=$(pkg-config --cflags ringproof) libs=$(pkg-config --libs ringproof)
 check "example builds with pkg-config --cflags --libs ringproof (shared)" \

@@ -31,7 +31,7 @@ integration-valgrind  | 02   | $(ITEST_BIN) $(ITEST_BPF)                | tests/
 parsers-integration   | 05   | $(PARSERS_INTEG)                         | tests/parsers/test_kernel.c $(PARSERS_CORE)  | -   | $(PARSERS_INTEG)
 ringbuf-integration   | 08   | $(RB_ITEST) $(RB_BPF)                    | tests/ringbuf adapters bpf/ringbuf_test.*    | tap | $(RB_ITEST) $(RB_BPF)
 tools                 | 09   | $(TOOLS_BIN) $(TOOLS_TESTS) $(TOOLS_BPF) | tools bpf                                    | tap | bash tools/test/tools.sh $(TOOLS_BIN) $(TOOLS_DIR) $(BPF_DIR)
-install-example       | -    | -                                        | mk/install.mk ringproof.pc.in libringproof.symbols examples | tap | bash examples/test.sh "$(MAKE)" $(BUILD) $(VERSION) $(SOVERSION)
+install-example       | -    | -                                        | mk/install.mk ringproof.pc.in libringproof.symbols libringproof.internal examples | tap | bash examples/test.sh "$(MAKE)" $(BUILD) $(VERSION) $(SOVERSION)
 fuzz-regress          | -    | -                                        | fuzz core                                    | -   | $(MAKE) --no-print-directory fuzz-regress
 parsers-unit-valgrind | 04   | $(PARSERS_UNIT)                          | tests/parsers/test_parsers.c $(PARSERS_CORE) | tap | bash tests/unit/run.sh --valgrind $(PARSERS_UNIT)
 ringbuf-unit-valgrind | 07   | $(RB_UNIT)                               | tests/ringbuf core                           | tap | bash tests/unit/run.sh --valgrind $(RB_UNIT)

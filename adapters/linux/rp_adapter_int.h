@@ -10,11 +10,6 @@
 
 #include "rp_adapter.h"
 
-/* A function one adapter file defines for another: kept out of the shared
- * library's dynamic symbols (libringproof.symbols) although the library's
- * objects are compiled with -fvisibility=default. */
-#define RP_ADAPTER_HIDDEN __attribute__((visibility("hidden")))
-
 static inline bool rp_is_pow2(uint64_t v)
 {
 	return v != 0 && (v & (v - 1)) == 0;

@@ -19,15 +19,15 @@
  * starts at consumer_pos aligned down to 8.  Arguments are not checked
  * (exactly one of fn and batch_fn non-NULL, flags within
  * RP_BPF_RINGBUF_FLAGS, size a power of two). */
-RP_ADAPTER_HIDDEN void rp_bpf_ringbuf_bind_pages(rp_bpf_ringbuf *rb, int map_fd, void *cons_page,
-                                                 void *prod_map, size_t page, uint64_t size,
-                                                 rp_bpf_ringbuf_fn fn,
-                                                 rp_bpf_ringbuf_batch_fn batch_fn, void *ctx,
-                                                 unsigned flags);
+void rp_bpf_ringbuf_bind_pages(rp_bpf_ringbuf *rb, int map_fd, void *cons_page,
+                               void *prod_map, size_t page, uint64_t size,
+                               rp_bpf_ringbuf_fn fn,
+                               rp_bpf_ringbuf_batch_fn batch_fn, void *ctx,
+                               unsigned flags);
 
 /* rp_bpf_ringbuf_consume; *stopped tells a set whether a callback asked to
  * stop (a positive return, which the count alone cannot say). */
-RP_ADAPTER_HIDDEN int rp_bpf_ringbuf_consume_stopped(rp_bpf_ringbuf *rb, uint32_t max_records,
-                                                     bool *stopped);
+int rp_bpf_ringbuf_consume_stopped(rp_bpf_ringbuf *rb, uint32_t max_records,
+                                   bool *stopped);
 
 #endif

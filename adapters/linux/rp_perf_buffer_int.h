@@ -52,11 +52,11 @@ typedef int (*rp_perf_buffer_wait_fn)(rp_perf_buffer *pb, int timeout_ms, uint32
 /* Mark ready[0 .. n - 1] pending (indices >= pb->n ignored: the rings a
  * wakeup reported), then drain the pending rings (in ring order from where
  * the last stop was).  Returns as rp_perf_buffer_poll. */
-RP_ADAPTER_HIDDEN int rp_perf_buffer_ready_consume(rp_perf_buffer *pb, const uint32_t *ready,
-                                                   uint32_t n);
+int rp_perf_buffer_ready_consume(rp_perf_buffer *pb, const uint32_t *ready,
+                                 uint32_t n);
 
 /* rp_perf_buffer_poll with its wait made by wait (pb non-NULL). */
-RP_ADAPTER_HIDDEN int rp_perf_buffer_poll_wait(rp_perf_buffer *pb, int timeout_ms,
-                                               rp_perf_buffer_wait_fn wait);
+int rp_perf_buffer_poll_wait(rp_perf_buffer *pb, int timeout_ms,
+                             rp_perf_buffer_wait_fn wait);
 
 #endif
