@@ -267,7 +267,7 @@ typedef struct drain_run {
  * prefetchers did not stream a walk's reads (libbpf's neither: 28 ns per
  * 80-byte record, against 9 on a ring in memory the process wrote), which
  * waited for memory line after line; prefetching 2 KiB ahead made the perf
- * drains 1.3 to 3 times as fast at 8 to 512-byte payloads (512 B and 1 KiB
+ * drains 1.2 to 3 times as fast at 8 to 512-byte payloads (512 B and 1 KiB
  * ahead gained less).  Unbounded, a run restarted at each 4000-byte record
  * (longer than the lead) made those drains 4 to 11 % slower than libbpf's;
  * 16 lines per call kept them within 0 to 4 %.  The BPF ring buffer's walks
