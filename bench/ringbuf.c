@@ -38,12 +38,12 @@ static int rp_sample(void *ctx, const void *data, uint32_t len)
 }
 
 /* Batch API: one call per batch; each payload is contiguous at data.p0. */
-static int rp_batch(void *ctx, const rp_rb_record *recs, uint32_t n)
+static int rp_batch(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
 {
 	consumed *c = ctx;
 	uint64_t sum = c->sum;
 	for (uint32_t i = 0; i < n; i++)
-		sum = rpb_sum(recs[i].data.p0, recs[i].len, sum);
+		sum = rpb_sum(recs[i].data, recs[i].len, sum);
 	c->sum = sum;
 	c->n += n;
 	return 0;

@@ -157,31 +157,36 @@ static void walk_records(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t budget,
 	w->payload = payload;
 }
 
-/* Batch delivery: the core's iterator fills an array (its common path
- * inlined here, as for walk_records), batch_fn gets it whole.  A discarded
- * record is consumed, counted and overwritten by the next one. */
+/* Batch delivery: the core's iterator decodes each record (its common
+ * path inlined here, as for walk_records) into a 16-byte sample of an
+ * array that batch_fn gets whole.  A discarded record is consumed and
+ * counted, never written. */
 static void walk_batch(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t want, rb_walk *w)
 {
-	rp_rb_record recs[RP_BPF_RINGBUF_BATCH];
+	rp_bpf_ringbuf_sample recs[RP_BPF_RINGBUF_BATCH];
 	const uint64_t start = rb->consumer;
 	uint64_t skipped = 0, discarded = 0, payload = 0;
 	uint32_t n = 0;
 	rp_status st = RP_MORE;
 	rp_rb_iter it;
+	rp_rb_record rec;
 
 	if (want > RP_BPF_RINGBUF_BATCH)
 		want = RP_BPF_RINGBUF_BATCH;
 	rp_rb_iter_init(&it, &rb->data, producer, start);
 	while (n < want) {
-		st = rp_rb_iter_next(&it, &recs[n]);
+		st = rp_rb_iter_next(&it, &rec);
 		if (st != RP_OK)
 			break;
-		if (recs[n].discarded) {
+		if (rec.discarded) {
 			discarded++;
-			skipped += recs[n].size;
+			skipped += rec.size;
 			continue;
 		}
-		payload += recs[n].len;
+		/* The double mapping makes the two slices one contiguous run. */
+		recs[n].data = rec.data.p0;
+		recs[n].len = rec.len;
+		payload += rec.len;
 		n++;
 	}
 	/* Orders the iterator's len-word loads before the callback's payload

@@ -62,7 +62,7 @@ static int on_lost(void *ctx, int cpu, uint64_t lost)
 }
 
 /* ring buffer, batch API: one call per batch of records */
-static int on_rb_batch(void *ctx, const rp_rb_record *recs, uint32_t n)
+static int on_rb_batch(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		struct agent_event ev;
@@ -70,7 +70,7 @@ static int on_rb_batch(void *ctx, const rp_rb_record *recs, uint32_t n)
 			((tally *)ctx)->bad++;
 			continue;
 		}
-		memcpy(&ev, recs[i].data.p0, sizeof(ev)); /* contiguous: double mapping */
+		memcpy(&ev, recs[i].data, sizeof(ev));
 		count((tally *)ctx, &ev);
 	}
 	return 0;
