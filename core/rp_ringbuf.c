@@ -77,7 +77,7 @@ static RP_HOT rp_rb_taken rp_rb_take(const uint8_t *data, uint64_t size, uint64_
 		return res;
 	const uint32_t len = word % RP_RB_DISCARD_BIT; /* bits 0-29 */
 	//@ assert rb_len: len == rp_rb_len(rp_rb_word_at(data, off));
-	const uint64_t total = ((uint64_t)len + 7u) / 8u * 8u + 8u;
+	const uint64_t total = rp_rb_total_of(len);
 	//@ assert rb_total: total == rp_rb_total(len);
 	res.st = RP_E_RB_LEN;
 	if (total > avail)

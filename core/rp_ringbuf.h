@@ -260,6 +260,16 @@ typedef struct rp_rb_taken {
 */
 RP_INLINE rp_rb_taken rp_rb_none(rp_status st, const uint8_t *data, uint64_t c);
 
+/* The bytes a record of len payload bytes occupies: its 8-byte header and
+ * the payload rounded up to 8 (the kernel's round_up(len + 8, 8)).  One
+ * copy for every walk and for the user ring's producer.  Written with 15,
+ * not as round_up(len, 8) + 8: one add fewer on the chain from one len word
+ * to the next (each record's position depends on the one before). */
+/*@ assigns \nothing;
+    ensures rb_total_of: \result == rp_rb_total(len);
+*/
+RP_INLINE uint64_t rp_rb_total_of(uint32_t len);
+
 /* The room at c (0 where the first record's checks do not pass). */
 /*@ requires rp_ring_size_ok(size);
     requires off == rp_off(c, size);
@@ -435,6 +445,11 @@ RP_INLINE rp_rb_taken rp_rb_none(rp_status st, const uint8_t *data, uint64_t c)
 	return res;
 }
 
+RP_INLINE uint64_t rp_rb_total_of(uint32_t len)
+{
+	return ((uint64_t)len + 15u) / 8u * 8u;
+}
+
 RP_INLINE uint64_t rp_rb_room_at(uint64_t size, uint64_t producer, uint64_t c, uint64_t off)
 {
 	return producer % 8u != 0 ? 0 : rp_room_at(size, producer, c, off);
@@ -449,7 +464,7 @@ RP_INLINE rp_rb_taken rp_rb_take_within(const uint8_t *data, uint64_t size, uint
 	if (word >= RP_RB_BUSY_BIT)
 		return res;
 	const uint32_t len = word % RP_RB_DISCARD_BIT; /* bits 0-29 */
-	const uint64_t total = ((uint64_t)len + 7u) / 8u * 8u + 8u;
+	const uint64_t total = rp_rb_total_of(len);
 	res.st = RP_MORE;
 	if (total > room)
 		return res;

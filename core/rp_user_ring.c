@@ -14,7 +14,7 @@ rp_status rp_user_ring_reserve(uint8_t *data, uint64_t size, uint64_t consumer,
 
 	if (len > RP_UR_LEN_MAX)
 		return RP_E_UR_LEN;
-	const uint64_t total = ((uint64_t)len + 7u) / 8u * 8u + 8u;
+	const uint64_t total = rp_rb_total_of(len);
 	//@ assert ur_total: total == rp_rb_total(len) && len + 8 <= total;
 	if (total > size)
 		return RP_E_UR_TOO_BIG;

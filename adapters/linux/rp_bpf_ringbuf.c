@@ -114,7 +114,7 @@ typedef struct rb_walk {
 /* Per-record delivery on the core's iterator: each record goes to fn as
  * soon as its len word is checked (no array), so that the walk and the
  * callbacks overlap; a discarded record is consumed and counted. */
-static void walk_records(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t budget, rb_walk *w)
+__attribute__((noinline)) static void walk_records(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t budget, rb_walk *w)
 {
 	/* Locals, not rb's or w's fields: across the callback, which may
 	 * write any memory it can reach, they stay in registers. */
