@@ -87,8 +87,9 @@ static RP_HOT rp_rb_taken rp_rb_take(const uint8_t *data, uint64_t size, uint64_
 	res.st = RP_OK;
 	res.rec.len = len;
 	res.rec.size = (uint32_t)total;
-	/* Division, not masks: the bit tests prove as arithmetic. */
-	res.rec.discarded = (word / RP_RB_DISCARD_BIT) % 2u == 1u;
+	/* Arithmetic, not masks, so that it proves: len is word mod 2^30
+	 * above, and below RP_RB_BUSY_BIT bit 30 is set iff word >= 2^30. */
+	res.rec.discarded = word >= RP_RB_DISCARD_BIT;
 	res.rec.data = rp_slices_after(data, size, off, len);
 	return res;
 }

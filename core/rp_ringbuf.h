@@ -472,7 +472,9 @@ RP_INLINE rp_rb_taken rp_rb_take_within(const uint8_t *data, uint64_t size, uint
 	res.st = RP_OK;
 	res.rec.len = len;
 	res.rec.size = (uint32_t)total;
-	res.rec.discarded = (word / RP_RB_DISCARD_BIT) % 2u == 1u;
+	/* As rp_rb_take's: below RP_RB_BUSY_BIT, bit 30 is set iff
+	 * word >= 2^30 (one compare that the caller's branch fuses with). */
+	res.rec.discarded = word >= RP_RB_DISCARD_BIT;
 	res.rec.data.p0 = data + off + 8u;
 	res.rec.data.n0 = len;
 	return res;

@@ -164,17 +164,16 @@ __attribute__((noinline)) static void walk_records(rp_bpf_ringbuf *rb, uint64_t 
 static void walk_batch(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t want, rb_walk *w)
 {
 	rp_bpf_ringbuf_sample recs[RP_BPF_RINGBUF_BATCH];
+	rp_bpf_ringbuf_sample *out = recs, *end;
 	const uint64_t start = rb->consumer;
 	uint64_t skipped = 0, discarded = 0, payload = 0;
-	uint32_t n = 0;
 	rp_status st = RP_MORE;
 	rp_rb_iter it;
 	rp_rb_record rec;
 
-	if (want > RP_BPF_RINGBUF_BATCH)
-		want = RP_BPF_RINGBUF_BATCH;
+	end = recs + (want < RP_BPF_RINGBUF_BATCH ? want : RP_BPF_RINGBUF_BATCH);
 	rp_rb_iter_init(&it, &rb->data, producer, start);
-	while (n < want) {
+	while (out < end) {
 		st = rp_rb_iter_next(&it, &rec);
 		if (st != RP_OK)
 			break;
@@ -184,11 +183,12 @@ static void walk_batch(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t want, rb_
 			continue;
 		}
 		/* The double mapping makes the two slices one contiguous run. */
-		recs[n].data = rec.data.p0;
-		recs[n].len = rec.len;
+		out->data = rec.data.p0;
+		out->len = rec.len;
 		payload += rec.len;
-		n++;
+		out++;
 	}
+	const uint32_t n = (uint32_t)(out - recs);
 	/* Orders the iterator's len-word loads before the callback's payload
 	 * reads (a compiler barrier on x86-64). */
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
