@@ -113,8 +113,12 @@ typedef struct rb_walk {
 
 /* Per-record delivery on the core's iterator: each record goes to fn as
  * soon as its len word is checked (no array), so that the walk and the
- * callbacks overlap; a discarded record is consumed and counted. */
-__attribute__((noinline)) static void walk_records(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t budget, rb_walk *w)
+ * callbacks overlap; a discarded record is consumed and counted.  Not
+ * inlined into the consume loop: there gcc kept that loop's values in the
+ * callee-saved registers and the iterator's offset and room on the stack
+ * around each callback (8-byte records 4.1-4.4 ns, 3.7-3.9 out of line). */
+__attribute__((noinline)) static void walk_records(rp_bpf_ringbuf *rb, uint64_t producer,
+                                                   uint32_t budget, rb_walk *w)
 {
 	/* Locals, not rb's or w's fields: across the callback, which may
 	 * write any memory it can reach, they stay in registers. */
