@@ -37,7 +37,7 @@ static int rp_sample(void *ctx, const void *data, uint32_t len)
 	return 0;
 }
 
-/* Batch API: one call per batch; each payload is contiguous at data.p0. */
+/* Batch API: one call per batch of (data, len) samples, each contiguous. */
 static int rp_batch(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
 {
 	consumed *c = ctx;
