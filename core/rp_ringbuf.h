@@ -278,24 +278,28 @@ RP_INLINE uint64_t rp_rb_total_of(uint32_t len);
 */
 RP_INLINE uint64_t rp_rb_room_at(uint64_t size, uint64_t producer, uint64_t c, uint64_t off);
 
-/* The record at off, whose len word the caller loaded, when it lies inside
- * room: RP_BUSY (not committed), RP_OK (the record; its payload is one
- * slice), or RP_MORE (it does not fit in the room: not decided here). */
+/* The record at off, whose len word the caller loaded, when it ends by
+ * limit (off + the room): RP_BUSY (not committed), RP_OK (the record; its
+ * payload is one slice), or RP_MORE (it does not end by limit: not decided
+ * here).  A limit, not a room: the record's end, off + size, is then both
+ * the test and the next record's offset (one add, where a room took a
+ * subtraction more per record). */
 /*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
-    requires 8 <= room && off + room < size;
+    requires off + 8 <= limit < size;
     requires word == rp_rb_word_at(data, off);
     assigns \nothing;
     ensures rbw_status: \result.st == RP_OK || \result.st == RP_BUSY || \result.st == RP_MORE;
     ensures rbw_busy: \result.st == RP_BUSY <==> rp_rb_is_busy(word);
-    ensures rbw_more: \result.st == RP_MORE ==> rp_rb_total(rp_rb_len(word)) > room;
+    ensures rbw_more: \result.st == RP_MORE ==> off + rp_rb_total(rp_rb_len(word)) > limit;
     ensures rbw_ok: \result.st == RP_OK ==>
               \result.rec.pos == c && \result.rec.len == rp_rb_len(word) &&
-              \result.rec.size == rp_rb_total(\result.rec.len) && \result.rec.size <= room &&
+              \result.rec.size == rp_rb_total(\result.rec.len) &&
+              off + \result.rec.size <= limit &&
               (\result.rec.discarded <==> rp_rb_is_discard(word)) &&
               rp_slices_in_ring(data, size, off, \result.rec.len, \result.rec.data);
 */
 RP_INLINE rp_rb_taken rp_rb_take_within(const uint8_t *data, uint64_t size, uint64_t c,
-                                        uint64_t off, uint64_t room, uint32_t word);
+                                        uint64_t off, uint64_t limit, uint32_t word);
 
 /* What a step returns: the record, and the place and room after it. */
 typedef struct rp_rb_stepped {
@@ -330,8 +334,8 @@ typedef struct rp_rb_stepped {
     ensures rbc_room: \result.st == RP_OK ==>
               rp_rb_room_ok(size, producer, \result.c, \result.off, \result.room);
 */
-rp_rb_stepped rp_rb_step_cold(const uint8_t *data, uint64_t size, uint64_t producer, uint64_t c,
-                              uint64_t off, int loaded, uint32_t word);
+RP_COLD rp_rb_stepped rp_rb_step_cold(const uint8_t *data, uint64_t size, uint64_t producer,
+                                      uint64_t c, uint64_t off, int loaded, uint32_t word);
 
 /* One step of the walk: the record at c (rp_rb_take_within, else
  * rp_rb_step_cold), the position, offset and room moved past it, by value.
@@ -371,24 +375,34 @@ RP_INLINE rp_rb_stepped rp_rb_step(const uint8_t *data, uint64_t size, uint64_t 
  *   while ((st = rp_rb_iter_next(&it, &rec)) == RP_OK)
  *           if (!rec.discarded)
  *                   use(rec.data);        // borrowed
- *   consumer = it.consumer;   // RP_EMPTY, RP_BUSY, or rp_ringbuf_next's error
- */
+ *   consumer = rp_rb_iter_consumer(&it);  // RP_EMPTY, RP_BUSY, or rp_ringbuf_next's error
+ *
+ * A record on the common path moves one field, the offset: the position is
+ * base + off, and base changes only where the full decoder took a record
+ * (at the ring end, at the first record of a run).  The common path may
+ * take records up to limit, and loads a len word only where off != limit
+ * (limit - off is a multiple of 8, so that is a whole header). */
 typedef struct rp_rb_iter {
 	const uint8_t *data; /* the ring, as rp_ring */
 	uint64_t size;
 	uint64_t producer;   /* where the walk ends */
-	uint64_t consumer;   /* the next record's position: the position to publish */
-	uint64_t off;        /* consumer mod size (carried per record) */
-	uint64_t room;       /* bytes from consumer the common path may take */
+	uint64_t base;       /* the position at offset 0 of this lap: position = base + off */
+	uint64_t off;        /* the next record's offset */
+	uint64_t limit;      /* off + the room the common path may take (rp_rb_room_ok), down to 8 */
 } rp_rb_iter;
 
 /*@
+  // The next record's position: the one to publish as consumer_pos.
+  logic integer rp_rb_iter_pos(rp_rb_iter *it) = it->base + it->off;
+
   predicate rp_rb_iter_ok(rp_rb_iter *it) =
     \valid(it) && rp_ring_size_ok(it->size) &&
     \valid_read(it->data + (0 .. it->size - 1)) &&
     \separated(it, it->data + (0 .. it->size - 1)) &&
-    it->off == rp_off(it->consumer, it->size) &&
-    rp_rb_room_ok(it->size, it->producer, it->consumer, it->off, it->room);
+    rp_rb_iter_pos(it) < RP_U64_MOD &&
+    it->off == rp_off(rp_rb_iter_pos(it), it->size) &&
+    it->off <= it->limit && (it->limit - it->off) % 8 == 0 &&
+    rp_rb_room_ok(it->size, it->producer, rp_rb_iter_pos(it), it->off, it->limit - it->off);
 */
 
 /* Start a walk of [consumer, producer) of ring (one division). */
@@ -399,29 +413,38 @@ typedef struct rp_rb_iter {
     assigns *it;
     ensures rb_init_ok: rp_rb_iter_ok(it);
     ensures rb_init_at: it->data == ring->data && it->size == ring->size &&
-              it->producer == producer && it->consumer == consumer;
+              it->producer == producer && rp_rb_iter_pos(it) == consumer;
 */
 RP_INLINE void rp_rb_iter_init(rp_rb_iter *it, const rp_ring *ring, uint64_t producer,
                                uint64_t consumer);
 
-/* The record at it->consumer into *rec, and it->consumer moved past it:
- * RP_OK (rec->discarded may be set).  Otherwise nothing moves and the
- * status is rp_ringbuf_next's: RP_EMPTY, RP_BUSY or an error. */
+/* The position of the next record: where the walk stands, the consumer
+ * position to publish. */
+/*@ requires rp_rb_iter_ok(it);
+    assigns \nothing;
+    ensures rb_consumer: \result == rp_rb_iter_pos(it);
+*/
+RP_INLINE uint64_t rp_rb_iter_consumer(const rp_rb_iter *it);
+
+/* The record at the iterator's position into *rec, and the position moved
+ * past it: RP_OK (rec->discarded may be set).  Otherwise nothing moves and
+ * the status is rp_ringbuf_next's: RP_EMPTY, RP_BUSY or an error. */
 /*@ requires rp_rb_iter_ok(it);
     requires \valid(rec);
     requires \separated(rec, it);
     requires \separated(rec, it->data + (0 .. it->size - 1));
-    assigns it->consumer, it->off, it->room, *rec;
+    assigns it->base, it->off, it->limit, *rec;
     ensures rb_next_ok: rp_rb_iter_ok(it);
     ensures rb_next_status: \result == RP_OK || \result == RP_EMPTY || \result == RP_BUSY ||
               \result < 0;
-    ensures rb_next_stay: \result != RP_OK ==> it->consumer == \old(it->consumer);
-    ensures rb_next_empty: \result == RP_EMPTY ==> it->consumer == it->producer;
+    ensures rb_next_stay: \result != RP_OK ==> rp_rb_iter_pos(it) == \old(rp_rb_iter_pos(it));
+    ensures rb_next_empty: \result == RP_EMPTY ==> rp_rb_iter_pos(it) == it->producer;
     ensures rb_next_step: \result == RP_OK ==>
-              rec->pos == \old(it->consumer) && rec->pos % 8 == 0 &&
+              rec->pos == \old(rp_rb_iter_pos(it)) && rec->pos % 8 == 0 &&
               rec->size == rp_rb_total(rec->len) &&
-              rp_dist(it->consumer, rec->pos) == rec->size &&
-              rp_dist(it->producer, it->consumer) == rp_dist(it->producer, rec->pos) - rec->size;
+              rp_dist(rp_rb_iter_pos(it), rec->pos) == rec->size &&
+              rp_dist(it->producer, rp_rb_iter_pos(it)) ==
+                rp_dist(it->producer, rec->pos) - rec->size;
     ensures rb_next_data: \result == RP_OK ==>
               rp_slices_in_ring(it->data, it->size, rp_off(rec->pos, it->size), rec->len,
                                 rec->data);
@@ -456,17 +479,17 @@ RP_INLINE uint64_t rp_rb_room_at(uint64_t size, uint64_t producer, uint64_t c, u
 }
 
 RP_INLINE rp_rb_taken rp_rb_take_within(const uint8_t *data, uint64_t size, uint64_t c,
-                                        uint64_t off, uint64_t room, uint32_t word)
+                                        uint64_t off, uint64_t limit, uint32_t word)
 {
 	rp_rb_taken res = rp_rb_none(RP_BUSY, data, c);
 
-	(void)size; /* the contract's: off + room < size bounds the payload */
+	(void)size; /* the contract's: limit < size bounds the payload */
 	if (word >= RP_RB_BUSY_BIT)
 		return res;
 	const uint32_t len = word % RP_RB_DISCARD_BIT; /* bits 0-29 */
 	const uint64_t total = rp_rb_total_of(len);
 	res.st = RP_MORE;
-	if (total > room)
+	if (off + total > limit)
 		return res;
 
 	res.st = RP_OK;
@@ -488,7 +511,7 @@ RP_INLINE rp_rb_stepped rp_rb_step(const uint8_t *data, uint64_t size, uint64_t 
 
 	if (room >= 8u) {
 		const uint32_t word = rp_load_u32(data + off);
-		const rp_rb_taken k = rp_rb_take_within(data, size, c, off, room, word);
+		const rp_rb_taken k = rp_rb_take_within(data, size, c, off, off + room, word);
 		if (k.st != RP_MORE) {
 			res.st = k.st;
 			res.rec = k.rec;
@@ -521,27 +544,52 @@ RP_INLINE void rp_rb_iter_init(rp_rb_iter *it, const rp_ring *ring, uint64_t pro
                                uint64_t consumer)
 {
 	const uint64_t off = rp_pos_off(consumer, ring->size);
+	const uint64_t room = rp_rb_room_at(ring->size, producer, consumer, off);
 
 	it->data = ring->data;
 	it->size = ring->size;
 	it->producer = producer;
-	it->consumer = consumer;
+	it->base = consumer - off;
 	it->off = off;
-	it->room = rp_rb_room_at(ring->size, producer, consumer, off);
+	it->limit = off + room / 8u * 8u;
 }
 
+RP_INLINE uint64_t rp_rb_iter_consumer(const rp_rb_iter *it)
+{
+	return it->base + it->off;
+}
+
+/* The common path reads the fields where it uses them: in a loop that keeps
+ * the iterator in memory (the adapter's, around a callback) the position
+ * base + off is then computed only off the common path. */
 RP_INLINE rp_status rp_rb_iter_next(rp_rb_iter *it, rp_rb_record *rec)
 {
-	const rp_rb_stepped r = rp_rb_step(it->data, it->size, it->producer, it->consumer,
-	                                   it->off, it->room);
+	const uint64_t off = it->off;
+	uint32_t word = 0;
+	int loaded = 0;
 
-	if (r.st == RP_OK) {
-		*rec = r.rec;
-		it->consumer = r.c;
-		it->off = r.off;
-		it->room = r.room;
+	if (off != it->limit) {
+		word = rp_load_u32(it->data + off);
+		loaded = 1;
+		const rp_rb_taken k = rp_rb_take_within(it->data, it->size, it->base + off, off,
+		                                        it->limit, word);
+		if (k.st == RP_OK) {
+			const rp_place next = rp_place_within(it->size, it->base + off, off, k.rec.size);
+			*rec = k.rec;
+			it->off = next.off;
+		}
+		if (k.st != RP_MORE)
+			return k.st;
 	}
-	return r.st;
+	const rp_rb_stepped cold = rp_rb_step_cold(it->data, it->size, it->producer,
+	                                           it->base + off, off, loaded, word);
+	if (cold.st == RP_OK) {
+		*rec = cold.rec;
+		it->base = cold.c - cold.off;
+		it->off = cold.off;
+		it->limit = cold.off + cold.room / 8u * 8u;
+	}
+	return cold.st;
 }
 #endif
 

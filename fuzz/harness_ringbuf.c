@@ -109,15 +109,16 @@ static void check_iter(const rp_ring *r, uint64_t prod, uint64_t cons)
 			idisc += ist == RP_OK && got.discarded;
 		} while (ist == RP_OK && got.discarded);
 		if (count == 0) {
-			FZ_CHECK(ist == st && it.consumer == c && idisc == disc, "iterator: stop %d at %"
+			const uint64_t at = rp_rb_iter_consumer(&it);
+			FZ_CHECK(ist == st && at == c && idisc == disc, "iterator: stop %d at %"
 			         PRIu64 " (%" PRIu64 " discarded), drain %d at %" PRIu64 " (%" PRIu64 ")",
-			         (int)ist, it.consumer, idisc, (int)st, c, disc);
+			         (int)ist, at, idisc, (int)st, c, disc);
 			return;
 		}
 		FZ_CHECK(ist == RP_OK && got.pos == want.pos && got.len == want.len &&
 		         got.size == want.size && got.data.p0 == want.data.p0 &&
 		         got.data.p1 == want.data.p1 && got.data.n0 == want.data.n0 &&
-		         got.data.n1 == want.data.n1 && it.consumer == c && idisc == disc,
+		         got.data.n1 == want.data.n1 && rp_rb_iter_consumer(&it) == c && idisc == disc,
 		         "iterator: record at %" PRIu64 " differs from the drain's", want.pos);
 	}
 }

@@ -114,11 +114,9 @@ typedef struct rb_walk {
 /* Per-record delivery on the core's iterator: each record goes to fn as
  * soon as its len word is checked (no array), so that the walk and the
  * callbacks overlap; a discarded record is consumed and counted.  Out of
- * line, so that its registers do not depend on the consume loop around
- * it: inlined there, gcc kept that loop's values in the callee-saved
- * registers and spilled the iterator's offset and room around each
- * callback, and as unrelated code in this file changed, 8-byte records
- * took 3.6 or 4.3 ns (side by side, libbpf 3.1); out of line, 3.6. */
+ * line, so that its code does not depend on the consume loop around it
+ * (inlined there, gcc's register allocation of the walk changed with
+ * unrelated edits of this file: 8-byte records took 3.6 or 4.3 ns). */
 __attribute__((noinline)) static void walk_records(rp_bpf_ringbuf *rb, uint64_t producer,
                                                    uint32_t budget, rb_walk *w)
 {
@@ -135,6 +133,15 @@ __attribute__((noinline)) static void walk_records(rp_bpf_ringbuf *rb, uint64_t 
 	rp_rb_record rec;
 
 	rp_rb_iter_init(&it, &rb->data, producer, start);
+	/* The iterator lives in memory, as libbpf's loop keeps its ring's
+	 * fields: the empty asm takes its address, so the compiler assumes
+	 * the callback may reach it and reloads its fields after each call
+	 * (loads off the path from one len word to the next).  In registers,
+	 * its fields and the counters were more than the callee-saved
+	 * registers, and gcc spilled and reloaded them around each callback
+	 * with more instructions: 8-byte records took 3.9 ns, libbpf 3.4; in
+	 * memory, 3.1-3.3 (bench/RESULTS.md, Run T). */
+	__asm__ volatile("" : : "r"(&it) : "memory");
 	while (used < budget) {
 		st = rp_rb_iter_next(&it, &rec);
 		if (st != RP_OK)
@@ -154,12 +161,12 @@ __attribute__((noinline)) static void walk_records(rp_bpf_ringbuf *rb, uint64_t 
 		if (r)
 			break;
 	}
-	rb->consumer = it.consumer;
+	rb->consumer = rp_rb_iter_consumer(&it);
 	w->st = st == RP_OK ? RP_MORE : st;
 	w->r = r;
 	w->used = used;
 	w->discarded = discarded;
-	w->bytes = it.consumer - start - skipped;
+	w->bytes = rp_rb_iter_consumer(&it) - start - skipped;
 	w->payload = payload;
 }
 
@@ -198,11 +205,11 @@ static void walk_batch(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t want, rb_
 	/* Orders the iterator's len-word loads before the callback's payload
 	 * reads (a compiler barrier on x86-64). */
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	rb->consumer = it.consumer;
+	rb->consumer = rp_rb_iter_consumer(&it);
 	w->st = st == RP_OK ? RP_MORE : st;
 	w->used = n;
 	w->discarded = discarded;
-	w->bytes = it.consumer - start - skipped;
+	w->bytes = rp_rb_iter_consumer(&it) - start - skipped;
 	w->payload = payload;
 	if (n)
 		w->r = rb->batch_fn(rb->ctx, recs, n);
