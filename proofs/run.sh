@@ -241,10 +241,11 @@ if [ "${RP_PROOF_CACHE_SAVE:-0}" = 1 ]; then
   # ones proved with it directly, and (for a run of some functions only) the
   # stored ones this run did not prove.
   all_fcts=$(bash proofs/functions.sh $(ls core/*.c | sort) | tr , '\n')
+  # Read before the file is rewritten (the redirection below truncates it).
+  kept=
+  [ -z "${RP_WP_FCT:-}" ] || kept=$(grep -sv '^#' proofs/large-budget.txt | grep -vxF -f <(printf '%s\n' ${main_fcts//,/ } x) || true)
   { echo "# written by proofs/run.sh with the cache (make proofs-cache): the functions whose goals need more than the first tier's steps"
-    { printf '%s\n' ${again//,/ } ${large_fcts//,/ }
-      [ -z "${RP_WP_FCT:-}" ] || grep -sv '^#' proofs/large-budget.txt | grep -vxF -f <(printf '%s\n' ${main_fcts//,/ } x)
-    } | grep -xF -f <(printf '%s\n' $all_fcts) | sort -u
+    printf '%s\n' ${again//,/ } ${large_fcts//,/ } $kept | grep -xF -f <(printf '%s\n' $all_fcts) | sort -u
   } > proofs/large-budget.txt
 fi
 
