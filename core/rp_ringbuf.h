@@ -395,6 +395,14 @@ typedef struct rp_rb_iter {
   // The next record's position: the one to publish as consumer_pos.
   logic integer rp_rb_iter_pos(rp_rb_iter *it) = it->base + it->off;
 
+  // One step of the iterator: the record r taken at from, the walk now at
+  // to.  Named, so that it is one goal per path of rp_rb_iter_next rather
+  // than one per clause (see proofs/README.md).
+  predicate rp_rb_iter_moved(rp_rb_record r, integer from, integer to, integer producer) =
+    r.pos == from && r.pos % 8 == 0 && r.size == rp_rb_total(r.len) &&
+    rp_dist(to, r.pos) == r.size &&
+    rp_dist(producer, to) == rp_dist(producer, r.pos) - r.size;
+
   predicate rp_rb_iter_ok(rp_rb_iter *it) =
     \valid(it) && rp_ring_size_ok(it->size) &&
     \valid_read(it->data + (0 .. it->size - 1)) &&
@@ -440,11 +448,7 @@ RP_INLINE uint64_t rp_rb_iter_consumer(const rp_rb_iter *it);
     ensures rb_next_stay: \result != RP_OK ==> rp_rb_iter_pos(it) == \old(rp_rb_iter_pos(it));
     ensures rb_next_empty: \result == RP_EMPTY ==> rp_rb_iter_pos(it) == it->producer;
     ensures rb_next_step: \result == RP_OK ==>
-              rec->pos == \old(rp_rb_iter_pos(it)) && rec->pos % 8 == 0 &&
-              rec->size == rp_rb_total(rec->len) &&
-              rp_dist(rp_rb_iter_pos(it), rec->pos) == rec->size &&
-              rp_dist(it->producer, rp_rb_iter_pos(it)) ==
-                rp_dist(it->producer, rec->pos) - rec->size;
+              rp_rb_iter_moved(*rec, \old(rp_rb_iter_pos(it)), rp_rb_iter_pos(it), it->producer);
     ensures rb_next_data: \result == RP_OK ==>
               rp_slices_in_ring(it->data, it->size, rp_off(rec->pos, it->size), rec->len,
                                 rec->data);
