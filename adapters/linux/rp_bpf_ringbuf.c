@@ -136,11 +136,12 @@ __attribute__((noinline)) static void walk_records(rp_bpf_ringbuf *rb, uint64_t 
 	/* The iterator lives in memory, as libbpf's loop keeps its ring's
 	 * fields: the empty asm takes its address, so the compiler assumes
 	 * the callback may reach it and reloads its fields after each call
-	 * (loads off the path from one len word to the next).  In registers,
-	 * its fields and the counters were more than the callee-saved
-	 * registers, and gcc spilled and reloaded them around each callback
-	 * with more instructions: 8-byte records took 3.9 ns, libbpf 3.4; in
-	 * memory, 3.1-3.3 (bench/RESULTS.md, Run T). */
+	 * (loads off the chain from one len word to the next), and a record
+	 * stores one field, the offset.  Kept in registers, the iterator's
+	 * fields and the counters outnumbered the callee-saved registers and
+	 * gcc spilled and reloaded them around each callback: 8-byte records
+	 * took 3.9-4.2 ns against libbpf's 3.4-3.6, in memory 3.2-3.5
+	 * (bench/RESULTS.md, Run T). */
 	__asm__ volatile("" : : "r"(&it) : "memory");
 	while (used < budget) {
 		st = rp_rb_iter_next(&it, &rec);
@@ -166,7 +167,7 @@ __attribute__((noinline)) static void walk_records(rp_bpf_ringbuf *rb, uint64_t 
 	w->r = r;
 	w->used = used;
 	w->discarded = discarded;
-	w->bytes = rp_rb_iter_consumer(&it) - start - skipped;
+	w->bytes = rb->consumer - start - skipped;
 	w->payload = payload;
 }
 
@@ -209,7 +210,7 @@ static void walk_batch(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t want, rb_
 	w->st = st == RP_OK ? RP_MORE : st;
 	w->used = n;
 	w->discarded = discarded;
-	w->bytes = rp_rb_iter_consumer(&it) - start - skipped;
+	w->bytes = rb->consumer - start - skipped;
 	w->payload = payload;
 	if (n)
 		w->r = rb->batch_fn(rb->ctx, recs, n);
