@@ -90,14 +90,36 @@ static int ref_walk(const uint8_t *ring, uint64_t size, uint64_t prod, uint64_t 
 	}
 }
 
-/* The iterator against rp_ringbuf_drain (one record per call) from cons. */
-static void check_iter(const rp_ring *r, uint64_t prod, uint64_t cons)
+/* The hinted step against the plain one, from the same iterator state:
+ * the same status, iterator and record whatever the hint. */
+static void check_hint(rp_rb_iter *ith, uint32_t hint, const rp_rb_iter *it, rp_status ist,
+                       const rp_rb_record *got)
 {
-	rp_rb_iter it;
+	rp_rb_record h;
+	const rp_status hst = rp_rb_iter_next_hint(ith, &h, hint);
+
+	FZ_CHECK(hst == ist && ith->base == it->base && ith->off == it->off &&
+	         ith->limit == it->limit &&
+	         (ist != RP_OK || (h.pos == got->pos && h.len == got->len && h.size == got->size &&
+	                           h.discarded == got->discarded && h.data.p0 == got->data.p0 &&
+	                           h.data.n0 == got->data.n0 && h.data.p1 == got->data.p1 &&
+	                           h.data.n1 == got->data.n1)),
+	         "hinted iterator (hint %#x): %d, the plain one %d", hint, (int)hst, (int)ist);
+}
+
+/* The iterator against rp_ringbuf_drain (one record per call) from cons,
+ * and beside it the hinted iterator: its first hint is the word at offset
+ * 8 * sel of the ring; with sel odd, each record's word is the next hint
+ * (as the adapter's batch walk). */
+static void check_iter(const rp_ring *r, uint64_t prod, uint64_t cons, uint8_t sel)
+{
+	rp_rb_iter it, ith;
 	uint64_t c = cons, disc = 0, idisc = 0;
 	rp_status st, ist;
+	uint32_t hint = fz_le32(r->data + (uint64_t)sel * 8u % r->size);
 
 	rp_rb_iter_init(&it, r, prod, cons);
+	rp_rb_iter_init(&ith, r, prod, cons);
 	for (uint32_t k = 0; k < 1u << 20; k++) {
 		rp_rb_record want, got;
 		uint32_t count = 0;
@@ -106,6 +128,9 @@ static void check_iter(const rp_ring *r, uint64_t prod, uint64_t cons)
 		disc += d;
 		do {
 			ist = rp_rb_iter_next(&it, &got);
+			check_hint(&ith, hint, &it, ist, &got);
+			if (ist == RP_OK && sel % 2u)
+				hint = got.len | (got.discarded ? 0x40000000u : 0);
 			idisc += ist == RP_OK && got.discarded;
 		} while (ist == RP_OK && got.discarded);
 		if (count == 0) {
@@ -135,7 +160,7 @@ static void raw_mode(const uint8_t *ring, uint64_t size, uint64_t prod, uint64_t
 	const int ref_st = ref_walk(ring, size, prod, cons0, ref, 4096, &nref, &ref_disc, &ref_cons);
 	uint64_t disc_total = 0;
 
-	check_iter(&r, prod, cons0);
+	check_iter(&r, prod, cons0, sel);
 	rp_status st;
 
 	for (uint32_t call = 0;; call++) {
@@ -232,7 +257,7 @@ static void gen_mode(uint8_t *ring, uint64_t size, uint64_t cons0, uint8_t mode,
 	}
 	const uint64_t prod = pos;
 	uint64_t cons = start;
-	check_iter(&r, prod, start);
+	check_iter(&r, prod, start, (uint8_t)nops); /* either hint policy */
 	uint32_t k = 0;
 	uint64_t disc = 0;
 	rp_status st;

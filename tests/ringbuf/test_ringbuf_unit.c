@@ -520,6 +520,84 @@ static void rb_iter_walk(void **state)
 	assert_int_equal(rp_rb_iter_next(&it, &rec), RP_EMPTY);
 }
 
+/* rp_rb_iter_next_hint against rp_rb_iter_next, step by step from start:
+ * the same status, the same iterator and the same record whatever the hint
+ * (follow: each record's word becomes the next hint, as the adapter's batch
+ * does).  Returns the status the walk stopped with. */
+static rp_status iter_hint_lockstep(const rp_ring *r, uint64_t prod, uint64_t start, uint32_t hint,
+                                    int follow)
+{
+	rp_rb_iter a, b;
+	rp_rb_record ra, rb;
+	rp_rb_iter_init(&a, r, prod, start);
+	rp_rb_iter_init(&b, r, prod, start);
+	for (int i = 0; i < 64; i++) {
+		canary_fill(&ra);
+		canary_fill(&rb);
+		const rp_status sa = rp_rb_iter_next(&a, &ra);
+		const rp_status sb = rp_rb_iter_next_hint(&b, &rb, hint);
+		assert_int_equal(sb, sa);
+		assert_memory_equal(&b, &a, sizeof a);
+		if (sa != RP_OK) {
+			assert_rec_untouched(&ra);
+			assert_rec_untouched(&rb);
+			return sa;
+		}
+		assert_true(rb.pos == ra.pos && rb.len == ra.len && rb.size == ra.size &&
+		            rb.discarded == ra.discarded);
+		assert_true(rb.data.p0 == ra.data.p0 && rb.data.n0 == ra.data.n0 &&
+		            rb.data.p1 == ra.data.p1 && rb.data.n1 == ra.data.n1);
+		if (follow)
+			hint = ra.len | (ra.discarded ? RB_DISCARD : 0);
+	}
+	fail_msg("the walk did not stop");
+	return RP_OK;
+}
+
+/* The hint changes nothing but the speed: a run of one size (the hint
+ * matches), a discarded, a busy and an overlong record whose length bits
+ * are the hint's, a payload that wraps the ring end, the errors, each with
+ * hints that match, that do not, and that carry the BUSY or DISCARD bit. */
+static void rb_iter_hint(void **state)
+{
+	(void)state;
+	rp_ring r = mk_ring(128, 0);
+	uint8_t p[56];
+	fill_payload(p, 56, 6);
+	const uint64_t start = 128 * 3 + 48;
+	const uint32_t hints[] = { 0, 5, 9, 56, RB_DISCARD | 5, RB_DISCARD | 9, RB_BUSY | 5, RB_BUSY,
+		                   17, UINT32_MAX };
+	const uint32_t tails[] = { RB_BUSY | 5, RB_DISCARD | 5, 5 };
+	for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+		for (size_t h = 0; h < sizeof hints / sizeof hints[0]; h++) {
+			for (int follow = 0; follow < 2; follow++) {
+				/* at offsets 48 and 64 a 5, at 80 a 56 whose payload wraps
+				 * the ring end, at 16 a 5, at 32 the tail: 128 bytes */
+				uint64_t pos = start;
+				for (int i = 0; i < 2; i++)
+					pos += tb_rb_put(ring_mem, 128, pos, 5, p);
+				pos += tb_rb_put(ring_mem, 128, pos, 56, p);
+				pos += tb_rb_put(ring_mem, 128, pos, 5, p);
+				const uint64_t tail_at = pos;
+				pos += tb_rb_put(ring_mem, 128, pos, tails[t], p);
+				const rp_status want = tails[t] & RB_BUSY ? RP_BUSY : RP_EMPTY;
+				assert_int_equal(iter_hint_lockstep(&r, pos, start, hints[h], follow), want);
+				/* the tail's 16 bytes not all published: a length past the producer */
+				if (!(tails[t] & RB_BUSY))
+					assert_int_equal(iter_hint_lockstep(&r, tail_at + 8, start, hints[h], follow),
+					                 RP_E_RB_LEN);
+			}
+		}
+	}
+	/* a misaligned producer and an overrun */
+	for (size_t h = 0; h < sizeof hints / sizeof hints[0]; h++) {
+		tb_rb_put(ring_mem, 128, start, 4, p);
+		assert_int_equal(iter_hint_lockstep(&r, start + 20, start, hints[h], 1), RP_E_RB_ALIGN);
+		assert_int_equal(iter_hint_lockstep(&r, start + 136, start, hints[h], 1), RP_E_RB_OVERRUN);
+		assert_int_equal(iter_hint_lockstep(&r, start, start, hints[h], 1), RP_EMPTY);
+	}
+}
+
 static void canary_fill_prec(rp_record *r)
 {
 	memset(r, 0x5a, sizeof *r);
@@ -815,6 +893,7 @@ int main(void)
 		cmocka_unit_test(rb_drain_more_and_zero_max),
 		cmocka_unit_test(rb_full_ring_of_records),
 		cmocka_unit_test(rb_iter_walk),
+		cmocka_unit_test(rb_iter_hint),
 		cmocka_unit_test(bw_newest_first_zero_stop),
 		cmocka_unit_test(bw_full_wrap_exact),
 		cmocka_unit_test(bw_overwritten_discarded),
