@@ -174,7 +174,12 @@ __attribute__((noinline)) static void walk_records(rp_bpf_ringbuf *rb, uint64_t 
 /* Batch delivery: the core's iterator decodes each record (its common
  * path inlined here, as for walk_records) into a 16-byte sample of an
  * array that batch_fn gets whole.  A discarded record is consumed and
- * counted, never written. */
+ * counted, never written.  Each step is given the last record's len word
+ * as a hint (rp_rb_iter_next_hint): in a run of records of one size the
+ * next offset is then the last one plus a size already known, and the
+ * len-word loads of the batch overlap instead of waiting for each other
+ * (8-byte records: 4.6 ns against libbpf's 3.4 before, 3.2 now;
+ * bench/RESULTS.md, Run U). */
 static void walk_batch(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t want, rb_walk *w)
 {
 	rp_bpf_ringbuf_sample recs[RP_BPF_RINGBUF_BATCH];
@@ -184,11 +189,12 @@ static void walk_batch(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t want, rb_
 	rp_status st = RP_MORE;
 	rp_rb_iter it;
 	rp_rb_record rec;
+	uint32_t hint = 0; /* the len word expected next (any value is correct) */
 
 	end = recs + (want < RP_BPF_RINGBUF_BATCH ? want : RP_BPF_RINGBUF_BATCH);
 	rp_rb_iter_init(&it, &rb->data, producer, start);
 	while (out < end) {
-		st = rp_rb_iter_next(&it, &rec);
+		st = rp_rb_iter_next_hint(&it, &rec, hint);
 		if (st != RP_OK)
 			break;
 		if (rec.discarded) {
@@ -201,6 +207,10 @@ static void walk_batch(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t want, rb_
 		out->len = rec.len;
 		payload += rec.len;
 		out++;
+		/* This record's len word (committed, not discarded: its length).
+		 * Written mod 2^30, so that the compiler knows the hint has
+		 * neither flag bit and drops the step's flag tests of it. */
+		hint = rec.len % RP_RB_DISCARD_BIT;
 	}
 	const uint32_t n = (uint32_t)(out - recs);
 	/* Orders the iterator's len-word loads before the callback's payload
