@@ -179,51 +179,82 @@ __attribute__((noinline)) static void walk_records(rp_bpf_ringbuf *rb, uint64_t 
  * next offset is then the last one plus a size already known, and the
  * len-word loads of the batch overlap instead of waiting for each other
  * (8-byte records: 4.6 ns against libbpf's 3.4 before, 3.2 now;
- * bench/RESULTS.md, Run U). */
-static void walk_batch(rp_bpf_ringbuf *rb, uint64_t producer, uint32_t want, rb_walk *w)
+ * bench/RESULTS.md, Run U).
+ *
+ * One call walks batch after batch: after each callback it publishes
+ * consumer_pos and, if the batch was full, loads producer_pos again and
+ * goes on from there.  A batch thus costs a producer load and an iterator
+ * start, not a round of the consume loop with its budget, stats and checks
+ * (512-byte records, one to a batch: 200 instructions a batch outside the
+ * callback before, 131 now; bench/RESULTS.md, Run V).  *producer is the
+ * last producer_pos loaded, the resync target if the walk ends at a
+ * corruption. */
+static void walk_batches(rp_bpf_ringbuf *rb, uint64_t *producer, uint32_t budget, uint32_t *fit,
+                         rb_walk *w)
 {
 	rp_bpf_ringbuf_sample recs[RP_BPF_RINGBUF_BATCH];
-	rp_bpf_ringbuf_sample *out = recs, *end;
 	const uint64_t start = rb->consumer;
 	uint64_t skipped = 0, discarded = 0, payload = 0;
-	rp_status st = RP_MORE;
+	uint32_t used = 0, want = *fit; /* records delivered; the next batch's size */
+	rp_status st;
+	int r = 0;
 	rp_rb_iter it;
 	rp_rb_record rec;
 	uint32_t hint = 0; /* the len word expected next (any value is correct) */
 
-	end = recs + (want < RP_BPF_RINGBUF_BATCH ? want : RP_BPF_RINGBUF_BATCH);
-	rp_rb_iter_init(&it, &rb->data, producer, start);
-	while (out < end) {
-		st = rp_rb_iter_next_hint(&it, &rec, hint);
-		if (st != RP_OK)
-			break;
-		if (rec.discarded) {
-			discarded++;
-			skipped += rec.size;
-			continue;
+	for (;;) {
+		const uint64_t from = rb->consumer, skipped_before = skipped;
+		rp_bpf_ringbuf_sample *out = recs, *end;
+
+		if (want > budget - used)
+			want = budget - used;
+		end = recs + want;
+		rp_rb_iter_init(&it, &rb->data, *producer, from);
+		do {
+			st = rp_rb_iter_next_hint(&it, &rec, hint);
+			if (st != RP_OK)
+				break;
+			if (rec.discarded) {
+				discarded++;
+				skipped += rec.size;
+				continue;
+			}
+			/* The double mapping makes the two slices one contiguous run. */
+			out->data = rec.data.p0;
+			out->len = rec.len;
+			payload += rec.len;
+			out++;
+			/* This record's len word (committed, not discarded: its
+			 * length).  Written mod 2^30, so that the compiler knows the
+			 * hint has neither flag bit and drops the step's flag tests
+			 * of it. */
+			hint = rec.len % RP_RB_DISCARD_BIT;
+		} while (out < end);
+		const uint32_t n = (uint32_t)(out - recs);
+		rb->consumer = rp_rb_iter_consumer(&it);
+		if (n) {
+			/* Orders the iterator's len-word loads before the callback's
+			 * payload reads (a compiler barrier on x86-64). */
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			used += n;
+			want = rp_batch_fit(n, rb->consumer - from - (skipped - skipped_before),
+			                    RP_BPF_RINGBUF_BATCH);
+			r = rb->batch_fn(rb->ctx, recs, n);
 		}
-		/* The double mapping makes the two slices one contiguous run. */
-		out->data = rec.data.p0;
-		out->len = rec.len;
-		payload += rec.len;
-		out++;
-		/* This record's len word (committed, not discarded: its length).
-		 * Written mod 2^30, so that the compiler knows the hint has
-		 * neither flag bit and drops the step's flag tests of it. */
-		hint = rec.len % RP_RB_DISCARD_BIT;
+		/* After the callback: the producer may then reuse the space. */
+		if (rb->consumer != from)
+			store_consumer(rb);
+		if (r || st != RP_OK || used >= budget)
+			break;
+		*producer = rp_bpf_ringbuf_producer(rb); /* a full batch: look again */
 	}
-	const uint32_t n = (uint32_t)(out - recs);
-	/* Orders the iterator's len-word loads before the callback's payload
-	 * reads (a compiler barrier on x86-64). */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	rb->consumer = rp_rb_iter_consumer(&it);
+	*fit = want;
 	w->st = st == RP_OK ? RP_MORE : st;
-	w->used = n;
+	w->r = r;
+	w->used = used;
 	w->discarded = discarded;
 	w->bytes = rb->consumer - start - skipped;
 	w->payload = payload;
-	if (n)
-		w->r = rb->batch_fn(rb->ctx, recs, n);
 }
 
 /* rp_bpf_ringbuf_consume, telling whether a callback stopped the walk
@@ -240,7 +271,7 @@ int rp_bpf_ringbuf_consume_stopped(rp_bpf_ringbuf *rb, uint32_t max_records, boo
 		return rb->error;
 	check_consumer_page(rb);
 	for (;;) {
-		const uint64_t producer = rp_bpf_ringbuf_producer(rb);
+		uint64_t producer = rp_bpf_ringbuf_producer(rb);
 		const uint64_t start = rb->consumer;
 		const uint32_t budget = max_records ? (uint32_t)(max_records - delivered) : UINT32_MAX;
 		rb_walk w = { RP_MORE, 0, 0, 0, 0, 0 };
@@ -252,18 +283,16 @@ int rp_bpf_ringbuf_consume_stopped(rp_bpf_ringbuf *rb, uint32_t max_records, boo
 		}
 		if (rb->fn) {
 			walk_records(rb, producer, budget, &w);
+			if (rb->consumer != start)
+				store_consumer(rb);
 		} else {
-			walk_batch(rb, producer, budget < fit ? budget : fit, &w);
-			if (w.used)
-				fit = rp_batch_fit(w.used, w.bytes, RP_BPF_RINGBUF_BATCH);
+			walk_batches(rb, &producer, budget, &fit, &w); /* publishes per batch */
 		}
 		rb->stats.discarded += w.discarded;
 		rb->stats.records += w.used;
 		rp_sat_add(&rb->stats.record_bytes, w.bytes);
 		rp_sat_add(&rb->stats.payload_bytes, w.payload);
 		delivered += w.used;
-		if (rb->consumer != start)
-			store_consumer(rb);
 		if (w.r) {
 			*stopped = true;
 			return w.r < 0 ? w.r : (int)(delivered > INT32_MAX ? INT32_MAX : delivered);
