@@ -6,7 +6,11 @@
  * which anyone who maps the ring may write), so before its drain the bench
  * sets it to where the previous consumer left consumer_pos.
  * BPF_PROG_TEST_RUN fills it with K records; A/B alternate every round;
- * only the drain is timed. */
+ * only the drain is timed.
+ * Two passes: "ringbuf", whose callbacks sum every payload byte, and
+ * "ringbuf-light", whose callbacks read a payload's first and last byte (an
+ * agent that looks at a few fields): with little work per record, what is
+ * left is the walk and the delivery. */
 #include <errno.h>
 #include <string.h>
 
@@ -49,6 +53,39 @@ static int rp_batch(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
 	return 0;
 }
 
+/* The same three with a light consumer: the first and last payload byte. */
+static inline uint64_t touch(const uint8_t *p, size_t n, uint64_t acc)
+{
+	return acc + p[0] + p[n - 1]; /* n >= 8: every payload here has 8 bytes or more */
+}
+
+static int lb_touch(void *ctx, void *data, size_t size)
+{
+	consumed *c = ctx;
+	c->sum = touch(data, size, c->sum);
+	c->n++;
+	return 0;
+}
+
+static int rp_touch(void *ctx, const void *data, uint32_t len)
+{
+	consumed *c = ctx;
+	c->sum = touch(data, len, c->sum);
+	c->n++;
+	return 0;
+}
+
+static int rp_batch_touch(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
+{
+	consumed *c = ctx;
+	uint64_t sum = c->sum;
+	for (uint32_t i = 0; i < n; i++)
+		sum = touch(recs[i].data, recs[i].len, sum);
+	c->sum = sum;
+	c->n += n;
+	return 0;
+}
+
 /* The consumers, in the order of the CSV; the run order rotates. */
 enum { C_ADAPTER, C_BATCH, C_LIBBPF, NCONS };
 static const char *const cons_name[NCONS] = { "rp-adapter", "rp-batch", "libbpf" };
@@ -82,31 +119,42 @@ static double drain(rb_bench *b, int who)
 	return got < 0 ? -1.0 : (double)(t1 - t0);
 }
 
-int rpb_ringbuf(const char *obj_dir, FILE *csv)
+/* One pass of the three consumers with the given callbacks and checksum:
+ * 0, or 1 if a consumer missed a record or a checksum differs. */
+typedef struct rb_pass {
+	const char *bench; /* the CSV's bench column */
+	ring_buffer_sample_fn lb_fn;
+	rp_bpf_ringbuf_fn rp_fn;
+	rp_bpf_ringbuf_batch_fn batch_fn;
+	uint64_t (*check)(const uint8_t *p, size_t n, uint64_t acc);
+} rb_pass;
+
+static uint64_t sum_all(const uint8_t *p, size_t n, uint64_t acc)
 {
-	char path[4096];
-	static rb_bench b;
-	snprintf(path, sizeof(path), "%s/bench_ringbuf.bpf.o", obj_dir);
-	int err = rpb_producer_open(&b.prod, path, "bench_rb", RB_BYTES);
-	if (err) {
-		fprintf(stderr, "bench ringbuf: loading %s: %s\n", path, strerror(-err));
-		return 1;
-	}
-	b.lb = ring_buffer__new(b.prod.map_fd, lb_sample, &b.c, NULL);
-	int rerr = rp_bpf_ringbuf_map(&b.rb, b.prod.map_fd, rp_sample, &b.c, 0);
+	return rpb_sum(p, n, acc);
+}
+
+static uint64_t sum_touch(const uint8_t *p, size_t n, uint64_t acc)
+{
+	return touch(p, n, acc);
+}
+
+static int run_pass(rb_bench *b, const rb_pass *pass, FILE *csv)
+{
+	b->lb = ring_buffer__new(b->prod.map_fd, pass->lb_fn, &b->c, NULL);
+	int rerr = rp_bpf_ringbuf_map(&b->rb, b->prod.map_fd, pass->rp_fn, &b->c, 0);
 	if (!rerr)
-		rerr = rp_bpf_ringbuf_map_batch(&b.rbb, b.prod.map_fd, rp_batch, &b.c, 0);
-	if (!b.lb || rerr) {
-		fprintf(stderr, "bench ringbuf: mapping: libbpf %s, ringproof %d\n",
-		        b.lb ? "ok" : strerror(errno), rerr);
-		ring_buffer__free(b.lb);
-		rp_bpf_ringbuf_unmap(&b.rb);
-		rp_bpf_ringbuf_unmap(&b.rbb);
-		rpb_producer_close(&b.prod);
+		rerr = rp_bpf_ringbuf_map_batch(&b->rbb, b->prod.map_fd, pass->batch_fn, &b->c, 0);
+	if (!b->lb || rerr) {
+		fprintf(stderr, "bench %s: mapping: libbpf %s, ringproof %d\n", pass->bench,
+		        b->lb ? "ok" : strerror(errno), rerr);
+		ring_buffer__free(b->lb);
+		rp_bpf_ringbuf_unmap(&b->rb);
+		rp_bpf_ringbuf_unmap(&b->rbb);
 		return 1;
 	}
-	printf("BPF ring buffer: %u KiB ring, %d rounds + 1 warm-up, consumers rotate\n", RB_BYTES / 1024,
-	       RPB_ROUNDS);
+	printf("BPF ring buffer (%s): %u KiB ring, %d rounds + 1 warm-up, consumers rotate\n", pass->bench,
+	       RB_BYTES / 1024, RPB_ROUNDS);
 	int rc = 0;
 	for (int pi = 0; pi < RPB_NPAYLOADS && rc == 0; pi++) {
 		unsigned size = rpb_payloads[pi];
@@ -114,21 +162,22 @@ int rpb_ringbuf(const char *obj_dir, FILE *csv)
 		unsigned long k = (RB_BYTES * 9ul / 10) / rec;
 		if (k > MAX_K)
 			k = MAX_K;
-		uint64_t want = rpb_sum(rpb_pattern, size, 0) * k;
+		uint64_t want = pass->check(rpb_pattern, size, 0) * k;
 		double t[NCONS][RPB_ROUNDS];
 		for (int r = -1; r < RPB_ROUNDS && rc == 0; r++) { /* round -1 warms up */
 			for (int j = 0; j < NCONS; j++) {
 				int who = (j + (r < 0 ? 0 : r)) % NCONS; /* rotate the order */
-				if (rpb_fill(&b.prod, 0, k, size) != (long)k) {
-					fprintf(stderr, "bench ringbuf: the ring did not take %lu records of %u bytes\n", k, size);
+				if (rpb_fill(&b->prod, 0, k, size) != (long)k) {
+					fprintf(stderr, "bench %s: the ring did not take %lu records of %u bytes\n",
+					        pass->bench, k, size);
 					rc = 1;
 					break;
 				}
-				memset(&b.c, 0, sizeof(b.c));
-				double ns = drain(&b, who);
-				if (ns < 0 || b.c.n != k || b.c.sum != want) {
-					fprintf(stderr, "bench ringbuf: %s drained %lu/%lu records, checksum %s%s\n",
-					        cons_name[who], b.c.n, k, b.c.sum == want ? "ok" : "WRONG",
+				memset(&b->c, 0, sizeof(b->c));
+				double ns = drain(b, who);
+				if (ns < 0 || b->c.n != k || b->c.sum != want) {
+					fprintf(stderr, "bench %s: %s drained %lu/%lu records, checksum %s%s\n",
+					        pass->bench, cons_name[who], b->c.n, k, b->c.sum == want ? "ok" : "WRONG",
 					        ns < 0 ? ", drain error" : "");
 					rc = 1;
 					break;
@@ -140,12 +189,33 @@ int rpb_ringbuf(const char *obj_dir, FILE *csv)
 		if (rc)
 			break;
 		for (int j = 0; j < NCONS; j++)
-			rpb_put(csv, "ringbuf", size, cons_name[j], rpb_median(t[j], RPB_ROUNDS), "ns/record", k,
+			rpb_put(csv, pass->bench, size, cons_name[j], rpb_median(t[j], RPB_ROUNDS), "ns/record", k,
 			        RPB_ROUNDS, "");
 	}
-	rp_bpf_ringbuf_unmap(&b.rb);
-	rp_bpf_ringbuf_unmap(&b.rbb);
-	ring_buffer__free(b.lb);
+	rp_bpf_ringbuf_unmap(&b->rb);
+	rp_bpf_ringbuf_unmap(&b->rbb);
+	ring_buffer__free(b->lb);
+	b->lb = NULL;
+	return rc;
+}
+
+int rpb_ringbuf(const char *obj_dir, FILE *csv)
+{
+	static const rb_pass passes[] = {
+		{ "ringbuf", lb_sample, rp_sample, rp_batch, sum_all },
+		{ "ringbuf-light", lb_touch, rp_touch, rp_batch_touch, sum_touch },
+	};
+	char path[4096];
+	static rb_bench b;
+	snprintf(path, sizeof(path), "%s/bench_ringbuf.bpf.o", obj_dir);
+	int err = rpb_producer_open(&b.prod, path, "bench_rb", RB_BYTES);
+	if (err) {
+		fprintf(stderr, "bench ringbuf: loading %s: %s\n", path, strerror(-err));
+		return 1;
+	}
+	int rc = 0;
+	for (size_t i = 0; i < sizeof(passes) / sizeof(passes[0]) && rc == 0; i++)
+		rc = run_pass(&b, &passes[i], csv);
 	rpb_producer_close(&b.prod);
 	return rc;
 }

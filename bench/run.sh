@@ -54,6 +54,8 @@ awk -F, '
     for (i = 1; i <= 5; i++) row("perf core direct vs libbpf perf_buffer", "perf", sz[i], "rp-core", "libbpf", "")
     for (i = 1; i <= 5; i++) row("ringbuf adapter vs libbpf ring_buffer", "ringbuf", sz[i], "rp-adapter", "libbpf", "1.00")
     for (i = 1; i <= 5; i++) row("ringbuf batch API vs libbpf ring_buffer", "ringbuf", sz[i], "rp-batch", "libbpf", sz[i] <= 64 ? "0.77" : "")
+    for (i = 1; i <= 5; i++) row("ringbuf adapter, light consumer", "ringbuf-light", sz[i], "rp-adapter", "libbpf", "")
+    for (i = 1; i <= 5; i++) row("ringbuf batch API, light consumer", "ringbuf-light", sz[i], "rp-batch", "libbpf", "")
     for (i = 1; i <= 5; i++) row("core iterator vs plain floor loop", "floor", sz[i], "rp-iter", "plain-floor", sz[i] <= 64 ? "1.50" : (sz[i] >= 512 ? "1.10" : ""))
     for (i = 1; i <= 5; i++) row("core batch vs plain floor loop", "floor", sz[i], "rp-core", "plain-floor", "")
     for (i = 1; i <= 5; i++) row("core (drain+view) vs plain floor loop", "floor", sz[i], "rp-core-dv", "plain-floor", "")
@@ -91,9 +93,9 @@ if command -v gnuplot > /dev/null; then
     echo "$p"
   }
   gnuplot <<GP && echo "chart: $out/ns_per_record.png"
-set terminal pngcairo size 1500,520 noenhanced
+set terminal pngcairo size 2000,520 noenhanced
 set output '$out/ns_per_record.png'
-set multiplot layout 1,3 title 'Consumer cost per record, median of rounds (lower is better)'
+set multiplot layout 1,4 title 'Consumer cost per record, median of rounds (lower is better)'
 set xlabel 'payload bytes'
 set ylabel 'ns per record'
 set logscale xy
@@ -103,6 +105,8 @@ set title 'perf ring'
 plot $(plot_of perf rp-adapter rp-payload rp-batch rp-core libbpf)
 set title 'BPF ring buffer'
 plot $(plot_of ringbuf rp-adapter rp-batch libbpf)
+set title 'BPF ring buffer, light consumer'
+plot $(plot_of ringbuf-light rp-adapter rp-batch libbpf)
 set title 'floor (in memory)'
 plot $(plot_of floor rp-iter rp-core rp-core-dv plain-floor)
 unset multiplot
