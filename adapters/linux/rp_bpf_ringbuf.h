@@ -13,8 +13,8 @@
  * is an acquire load on x86-64 and arm64): after the core's batch for the
  * batch callback, after each record's len word for the per-record callback
  * (which runs on the core's iterator, rp_rb_iter).  consumer_pos is
- * release-stored once per walk from producer_pos, after the callbacks
- * returned.
+ * release-stored after the callbacks that read the records returned: at the
+ * end of each per-record walk, after each batch's callback.
  *
  * Losses: the kernel keeps no drop counter for ring buffers
  * (bpf_ringbuf_output/reserve just fail).  Count failures on the BPF side:
