@@ -37,7 +37,8 @@
  *     target); a drain that walked publishes it (data_tail), a drain that
  *     returns at once (ring stopped, data_head = the bad value already
  *     counted) publishes nothing; peek never publishes, commit and resync
- *     do.  data_tail only moves forward and never passes data_head.
+ *     do.  data_tail only moves forward and never passes data_head, nor,
+ *     inside a callback, a record that callback is handed.
  *  R6 Stats, exact: records and record_bytes grow by every record consumed
  *     (handed over or skipped), payload_bytes = record_bytes - 8 * records,
  *     lost/lost_records as R1 (saturating), malformed as R1, corrupt + 1
@@ -305,6 +306,11 @@ static const mrec *expect_next(int cls)
 	         c.w.end);
 	FZ_CHECK(!c.budget || c.cur < c.budget, "delivery %u past the budget %u", c.cur, c.budget);
 	const mrec *m = &g.recs[c.w.idx[c.cur]];
+	/* R5 inside a callback: data_tail is not yet past a record being handed
+	 * out (publishing it would let the kernel reuse the bytes being read). */
+	const uint64_t pub = __atomic_load_n(&g.pg->data_tail, __ATOMIC_ACQUIRE);
+	FZ_CHECK((int64_t)(m->pos - pub) >= 0, "record seq %u at %" PRIu64 " handed out with data_tail at %" PRIu64,
+	         m->seq, m->pos, pub);
 	if (cls >= 0)
 		FZ_CHECK(m->bpf == (cls == 1), "record seq %u (type %u, bpf %d) given to the %s callback", m->seq,
 		         m->type, m->bpf, cls ? "sample" : "other");

@@ -49,7 +49,8 @@
  *  U5 Consumer: rb.consumer = the end of the last consumed record (or the
  *     resync target); consumer_pos is stored from it by every consume that
  *     does not return at once on a stopped ring, and by resync; it never
- *     moves backward and never passes the producer's real position.
+ *     moves backward and never passes the producer's real position, nor,
+ *     inside a callback, the first record that callback was handed.
  *     rp_bpf_ringbuf_producer/_consumer return the pages' values, _avail
  *     producer - consumer if producer_pos is sane (8-aligned, at most size
  *     ahead) else 0, _size the data size.
@@ -454,11 +455,24 @@ static int cb_ret(void)
 	return r;
 }
 
+/* U5 inside a callback: consumer_pos is not yet past the call's first
+ * record (publishing it would let the kernel reuse the bytes being read). */
+static void check_unpublished(void)
+{
+	const mrec *first = &g.recs[c.deliv[c.call_first[c.calls]]];
+	const uint64_t page = page_consumer();
+
+	FZ_CHECK((int64_t)(first->pos - page) >= 0,
+	         "callback %u: consumer_pos %" PRIu64 " already past its record at %" PRIu64, c.calls, page,
+	         first->pos);
+}
+
 static int fn_rec(void *ctx, const void *p, uint32_t len)
 {
 	FZ_CHECK(ctx == NULL, "ctx");
 	FZ_CHECK(c.calls < c.ncalls, "callback call %u, want %u calls", c.calls, c.ncalls);
 	FZ_CHECK(c.call_n[c.calls] == 1, "per-record callback");
+	check_unpublished();
 	check_payload(p, len, &g.recs[c.deliv[c.call_first[c.calls]]]);
 	return cb_ret();
 }
@@ -468,6 +482,7 @@ static int fn_batch(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
 	FZ_CHECK(ctx == NULL, "ctx");
 	FZ_CHECK(c.calls < c.ncalls, "batch callback call %u, want %u calls", c.calls, c.ncalls);
 	FZ_CHECK(n == c.call_n[c.calls], "batch %u of %u records, want %u", c.calls, n, c.call_n[c.calls]);
+	check_unpublished();
 	for (uint32_t k = 0; k < n; k++) {
 		const mrec *m = &g.recs[c.deliv[c.call_first[c.calls] + k]];
 		check_payload(recs[k].data, recs[k].len, m);
