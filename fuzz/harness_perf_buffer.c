@@ -73,7 +73,8 @@
  *     records are delivered.
  *  P8 State and stats, exact per ring: ring.tail and the published
  *     data_tail = the end of the last consumed record (or the resync
- *     target); records / record_bytes / payload_bytes / lost / lost_records
+ *     target), and inside a callback data_tail is not past a record that
+ *     callback is handed; records / record_bytes / payload_bytes / lost / lost_records
  *     for every record consumed (delivered or skipped), malformed as P1,
  *     corrupt + 1 and last_error per corruption reached, resynced_bytes;
  *     rp_perf_buffer_malformed = the sum; pending = the model's owed set,
@@ -431,6 +432,11 @@ static const fz_perf_rec *expect(uint32_t ri, int kind, bool may_skip)
 	         d.cur);
 	FZ_CHECK(it->kind == kind, "ring %u seq %u (type %u) handed over as kind %d, want %d", ri, m->seq,
 	         m->type, kind, it->kind);
+	/* P8 inside a callback: data_tail is not yet past a record being handed
+	 * out (publishing it would let the kernel reuse the bytes being read). */
+	const uint64_t pub = __atomic_load_n(&g.r[ri].pg->data_tail, __ATOMIC_ACQUIRE);
+	FZ_CHECK((int64_t)(m->pos - pub) >= 0, "ring %u seq %u at %" PRIu64 " handed out with data_tail at %" PRIu64,
+	         ri, m->seq, m->pos, pub);
 	d.cur++;
 	return m;
 }
