@@ -45,7 +45,8 @@
  *     start of the call, only by a drain that walked to data_tail (then the
  *     remembered ranges are cleared) or by the default resync, so it only
  *     moves down, to a sane head (8-aligned, at most the ring size below
- *     data_tail).  Stops, strict stops and bad heads publish nothing.
+ *     data_tail).  Stops, strict stops and bad heads publish nothing, and
+ *     nothing is published while a callback runs (checked inside each).
  *  B5 Corruption (the core's status at the cursor: OVERRUN if data_tail -
  *     data_head > size, TAIL_ALIGN if data_head % 8, HDR_SHORT, HDR_ALIGN,
  *     TRUNCATED for a size past data_tail), counted in stats.corrupt and
@@ -174,6 +175,7 @@ static struct {
 	uint32_t nexp;
 	uint32_t calls;
 	int stop_at, stop_val;
+	uint64_t pub;  /* data_tail as published when the drain started */
 } c;
 
 static uint8_t exp_body(const mrec *m, uint32_t i)
@@ -492,6 +494,11 @@ static uint8_t span_at(const rp_span *s, uint32_t i)
 static int fn_rec(void *ctx, const rp_record *rec)
 {
 	FZ_CHECK(ctx == &c, "callback: wrong ctx");
+	/* B4: nothing is published while a record is in a callback's hands
+	 * (the kernel could overwrite it). */
+	const uint64_t pub = __atomic_load_n(&g.pg->data_tail, __ATOMIC_ACQUIRE);
+	FZ_CHECK(pub == c.pub, "callback %u: data_tail published (%" PRIu64 ", was %" PRIu64
+	         ") before the walk ended", c.calls, pub, c.pub);
 	FZ_CHECK(c.calls < c.nexp, "callback %u: only %u records to deliver (record at %" PRIu64 " seq %u)",
 	         c.calls, c.nexp, rec->pos, rec->misc);
 	const mrec *m = &g.recs[c.exp[c.calls]];
@@ -514,6 +521,7 @@ static void do_drain(uint8_t s)
 	c.stop_at = s ? (s & 31) : -1;
 	c.stop_val = (1 + (s >> 6)) * ((s & 0x20) ? -1 : 1);
 	c.calls = 0;
+	c.pub = __atomic_load_n(&g.pg->data_tail, __ATOMIC_ACQUIRE);
 	const int want = model_drain();
 	const int ret = rp_perf_backward_drain(&g.r, fn_rec, &c);
 	FZ_CHECK(c.calls == c.nexp, "drain: %u records delivered, want %u", c.calls, c.nexp);
