@@ -290,9 +290,10 @@ typedef struct drain_run {
  * stays inside any ring).  Positions are the walk's (u64, wrapping); a walk
  * starts with *next = tail.  A *next behind tail means the walk outran the
  * lead since the last call (a long record, or a first batch of many): by
- * at most PREFETCH_AHEAD, prefetching restarts at tail; by more (records
- * longer than the lead), it is left to the hardware this time and *next
- * set to tail, so that the next call measures the next step alone.  Only a
+ * at most PREFETCH_AHEAD, prefetching restarts at tail; by more (a record
+ * longer than the lead, or a first batch that spanned more, or a resync),
+ * it is left to the hardware this time and *next set to tail, so that the
+ * next call measures the next step alone.  Only a
  * hint: it reads nothing into the walk, so each header is still fetched
  * once. */
 static inline void prefetch_ahead(const uint8_t *data, uint64_t mask, uint64_t tail,
