@@ -187,7 +187,11 @@ typedef struct rp_sample {
       rp_front_inside(o, b) && rp_back_inside(o, b);
 */
 
-/* Group entry i of a READ value set: value, and id / lost if present. */
+/* Group entry i of a READ value set: value, and id / lost if present (0
+ * where absent); false, with all three 0, for i >= nr or a set that is not
+ * a group.  Proved: it reads only inside r->entries and writes only the
+ * three outputs.  Tested, not proved: the values and the refusals
+ * (tests/parsers, and fuzz/harness_sample.c against the body's bytes). */
 /*@ requires \valid_read(r) && rp_span_ok(r->entries);
     requires \valid(value) && \valid(id) && \valid(lost);
     requires \separated(value, id, lost);

@@ -23,7 +23,8 @@
  * trailing BUSY record).
  * Both modes: the iterator (rp_rb_iter) against the drain on the same
  * ring: the same delivered records (its discarded ones counted apart), the
- * same stop status at the same consumer position. */
+ * same stop status at the same consumer position; rp_ringbuf_next, step by
+ * step, against the iterator. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,14 @@ static int ref_walk(const uint8_t *ring, uint64_t size, uint64_t prod, uint64_t 
 	}
 }
 
+/* Every field of two records equal. */
+static bool rec_eq(const rp_rb_record *a, const rp_rb_record *b)
+{
+	return a->pos == b->pos && a->len == b->len && a->size == b->size &&
+	       a->discarded == b->discarded && a->data.p0 == b->data.p0 &&
+	       a->data.n0 == b->data.n0 && a->data.p1 == b->data.p1 && a->data.n1 == b->data.n1;
+}
+
 /* The hinted step against the plain one, from the same iterator state:
  * the same status, iterator and record whatever the hint. */
 static void check_hint(rp_rb_iter *ith, uint32_t hint, const rp_rb_iter *it, rp_status ist,
@@ -99,22 +108,33 @@ static void check_hint(rp_rb_iter *ith, uint32_t hint, const rp_rb_iter *it, rp_
 	const rp_status hst = rp_rb_iter_next_hint(ith, &h, hint);
 
 	FZ_CHECK(hst == ist && ith->base == it->base && ith->off == it->off &&
-	         ith->limit == it->limit &&
-	         (ist != RP_OK || (h.pos == got->pos && h.len == got->len && h.size == got->size &&
-	                           h.discarded == got->discarded && h.data.p0 == got->data.p0 &&
-	                           h.data.n0 == got->data.n0 && h.data.p1 == got->data.p1 &&
-	                           h.data.n1 == got->data.n1)),
+	         ith->limit == it->limit && (ist != RP_OK || rec_eq(&h, got)),
 	         "hinted iterator (hint %#x): %d, the plain one %d", hint, (int)hst, (int)ist);
+}
+
+/* rp_ringbuf_next against the plain iterator's step: the same status and
+ * record (DISCARD ones too, flagged), the same consumer after it; a stop
+ * moves neither. */
+static void check_next(const rp_ring *r, uint64_t prod, uint64_t *nc, const rp_rb_iter *it,
+                       rp_status ist, const rp_rb_record *got)
+{
+	rp_rb_record one;
+	const uint64_t before = *nc;
+	const rp_status nst = rp_ringbuf_next(r, prod, nc, &one);
+
+	FZ_CHECK(nst == ist && *nc == rp_rb_iter_consumer(it) &&
+	         (ist == RP_OK ? rec_eq(&one, got) && *nc == before + one.size : *nc == before),
+	         "rp_ringbuf_next at %" PRIu64 ": %d, the iterator %d", before, (int)nst, (int)ist);
 }
 
 /* The iterator against rp_ringbuf_drain (one record per call) from cons,
  * and beside it the hinted iterator: its first hint is the word at offset
  * 8 * sel of the ring; with sel odd, each record's word is the next hint
- * (as the adapter's batch walk). */
+ * (as the adapter's batch walk).  rp_ringbuf_next walks beside them. */
 static void check_iter(const rp_ring *r, uint64_t prod, uint64_t cons, uint8_t sel)
 {
 	rp_rb_iter it, ith;
-	uint64_t c = cons, disc = 0, idisc = 0;
+	uint64_t c = cons, nc = cons, disc = 0, idisc = 0;
 	rp_status st, ist;
 	uint32_t hint = fz_le32(r->data + (uint64_t)sel * 8u % r->size);
 
@@ -129,6 +149,7 @@ static void check_iter(const rp_ring *r, uint64_t prod, uint64_t cons, uint8_t s
 		do {
 			ist = rp_rb_iter_next(&it, &got);
 			check_hint(&ith, hint, &it, ist, &got);
+			check_next(r, prod, &nc, &it, ist, &got);
 			if (ist == RP_OK && sel % 2u)
 				hint = got.len | (got.discarded ? 0x40000000u : 0);
 			idisc += ist == RP_OK && got.discarded;

@@ -13,7 +13,9 @@
  * every view match a reference walk written here over the flat body (sum of
  * field sizes == body length on success); for other records every view lies
  * inside the body, strings have no NUL and stop at one or at the field end,
- * and the trailer matches a reference read from the end. */
+ * and the trailer matches a reference read from the end.  A READ value set
+ * (in a SAMPLE or a READ record) is read back entry by entry with
+ * rp_read_entry against the body's bytes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -282,6 +284,36 @@ static void check_sample(const rp_sample_layout *L, const body2 *B, const rp_sam
 	(void)sum;
 }
 
+/* rp_read_entry over a parsed READ value set: for a group, entry i < nr is
+ * the value, id and lost (0 where absent) read here from the flat body at
+ * the entries view; entry nr and a set that is not a group are refused with
+ * all three 0. */
+static void check_read_entries(const body2 *B, const uint8_t *flat, const rp_read_values *r)
+{
+	const uint32_t esz = 8u + (r->has_id ? 8u : 0u) + (r->has_lost ? 8u : 0u);
+	const uint64_t n = r->group ? r->nr : 0u;
+	const int64_t at = r->group ? view_off(B, r->entries) : -2;
+
+	if (r->group) {
+		FZ_CHECK(r->entry_size == esz, "entry size %u, expected %u", r->entry_size, esz);
+		FZ_CHECK(n == 0 || at >= 0, "group entries outside the body");
+	}
+	for (uint64_t i = 0; i <= n; i++) {
+		uint64_t v = 1, id = 1, lost = 1;
+		const bool ok = rp_read_entry(r, (uint32_t)i, &v, &id, &lost);
+		if (i == n) {
+			FZ_CHECK(!ok && v == 0 && id == 0 && lost == 0, "read entry %u of %u not refused",
+			         (unsigned)i, (unsigned)n);
+			break;
+		}
+		const uint8_t *e = flat + at + i * esz;
+		FZ_CHECK(ok, "read entry %u of %u refused", (unsigned)i, (unsigned)n);
+		FZ_CHECK(v == fz_le64(e) && id == (r->has_id ? fz_le64(e + 8) : 0u) &&
+		         lost == (r->has_lost ? fz_le64(e + (r->has_id ? 16 : 8)) : 0u),
+		         "read entry %u differs from the body", (unsigned)i);
+	}
+}
+
 static void check_string(const body2 *B, rp_span v, const uint8_t *flat, uint32_t field_end)
 {
 	const int64_t off = view_off(B, v);
@@ -348,6 +380,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FZ_CHECK(got == e.st, "sample status %d, reference %d", (int)got, (int)e.st);
 		if (got == RP_OK) {
 			check_sample(&L, &B, &ev.sample, &e);
+			if (st & RP_SAMPLE_READ)
+				check_read_entries(&B, flat, &ev.sample.read);
 			/* the standalone entry point agrees */
 			static rp_sample s2;
 			FZ_CHECK(rp_sample_parse(&L, &rec, &s2) == RP_OK, "rp_sample_parse disagrees");
@@ -379,6 +413,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				FZ_CHECK(ev.mmap2.build_id_size <= 20, "build id size");
 				break;
 			case RP_RECORD_COMM: check_string(&B, ev.comm.comm, flat, pend); break;
+			case RP_RECORD_READ: check_read_entries(&B, flat, &ev.read.values); break;
 			case RP_RECORD_KSYMBOL: check_string(&B, ev.ksymbol.name, flat, pend); break;
 			case RP_RECORD_CGROUP: check_string(&B, ev.cgroup.path, flat, pend); break;
 			case RP_RECORD_NAMESPACES:
