@@ -13,7 +13,8 @@
  * every view match a reference walk written here over the flat body (sum of
  * field sizes == body length on success); for other records every view lies
  * inside the body, strings have no NUL and stop at one or at the field end,
- * and the trailer matches a reference read from the end.  A READ value set
+ * the trailer matches a reference read from the end (a short one refused),
+ * and rp_sample_parse refuses them with RP_E_TYPE.  A READ value set
  * (in a SAMPLE or a READ record) is read back entry by entry with
  * rp_read_entry against the body's bytes. */
 #include <stdlib.h>
@@ -401,8 +402,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (st & RP_SAMPLE_IDENTIFIER) FZ_CHECK(sid.identifier == r64(&r), "trailer identifier");
 			FZ_CHECK(r.ok && r.off == len, "trailer size");
 		}
-		if (id_all && len < L.id_size)
+		if (id_all && len < L.id_size) {
+			rp_sample_id sid;
 			FZ_CHECK(got == RP_E_BODY_SHORT, "short trailer: %d", (int)got);
+			FZ_CHECK(rp_sample_id_parse(&L, rec.body, &sid) == RP_E_BODY_SHORT, "short trailer parsed");
+		}
+		static rp_sample s2;
+		FZ_CHECK(rp_sample_parse(&L, &rec, &s2) == RP_E_TYPE, "rp_sample_parse on type %u",
+		         (unsigned)rec.type);
 		if (got == RP_OK) {
 			const uint32_t pend = len - (id_all ? L.id_size : 0);
 			switch (rec.type) {
