@@ -225,7 +225,8 @@ fi
 # for one), a named FILE.tmp.XXXXXX is used instead.
 NOTMP=$DIR/tools-test-notmpfile.so
 # record -o DIR/prof.rec with the environment "$@", SIGKILLed while CMD runs;
-# sets left (the files left in DIR) and cpid (CMD's pid, empty if not seen)
+# sets left (the files left in DIR), cpid (CMD's pid, empty if not seen) and
+# alive (yes when CMD still ran after the SIGKILL, as ringproof.1 says)
 record_killed() {
   local dir=$1 pid; shift
   rm -rf "$dir" "$T/kill.pid"
@@ -237,6 +238,10 @@ record_killed() {
   kill -KILL $pid
   wait $pid 2> /dev/null
   cpid=$(cat "$T/kill.pid" 2> /dev/null)
+  alive=no # a zombie (killed, not yet reaped by init) is not alive
+  sleep 0.1
+  [ -n "$cpid" ] && [ -r "/proc/$cpid/stat" ] &&
+    ! grep -qE '^[0-9]+ \(.*\) [ZX] ' "/proc/$cpid/stat" && alive=yes
   [ -z "$cpid" ] || kill -KILL -- "-$cpid" 2> /dev/null || kill -KILL "$cpid" 2> /dev/null
   left=$(ls -A "$dir" | tr '\n' ' ')
 }
@@ -258,7 +263,8 @@ replaced() {
 }
 rc=$(run "$RP" record -- true)
 if [ "$rc" = 1 ] && refused; then
-  for t in "record -o: a killed record leaves no file" "record -o replaces FILE" "record -o creates a new FILE" \
+  for t in "record -o: a killed record leaves no file" "record: CMD runs on after a SIGKILL of the tool" \
+           "record -o replaces FILE" "record -o creates a new FILE" \
            "record -o without O_TMPFILE: a killed record leaves FILE.tmp.*" "record -o without O_TMPFILE replaces FILE"; do
     skip "$t" "kernel refused perf: $(head -1 "$T/err")"
   done
@@ -266,6 +272,8 @@ else
   record_killed "$T/kill"
   check "record -o: SIGKILL of the tool leaves neither FILE nor FILE.tmp.* (cmd ${cpid:-not seen}${left:+, left: $left})" \
     test -n "$cpid" -a -z "$left"
+  check "record: CMD runs on after a SIGKILL of the tool, as ringproof.1 says (cmd ${cpid:-not seen}, alive: $alive)" \
+    test "$alive" = yes
   # the normal path: FILE replaced whole, mode 0666 less the umask, nothing else left
   record_replace "$T/keep"
   check "record -o replaces FILE, mode 0666 less the umask, no temporary left (rc=$rc, mode $mode, files: $left)" \
