@@ -27,6 +27,9 @@ seeds = {
  'seed-ranges-full': hdr(sz=3) + rounds(8) + drain(0x20) + drain(0x20) + produce(two) + drain(0x20) + drain(),
  'seed-ranges-deferred': hdr(sz=3) + rounds(9) + produce(two * 2) + drain(0x21) + drain(),
  'seed-ranges-sticky': hdr(sz=3) + rounds(7) + produce(small) + drain(0x01) + rounds(2) + drain(),
+ # strict, every range in use, none at head, no corruption before the first:
+ # strict_blocked walks to data_tail and lets the drain go on
+ 'seed-ranges-full-strict': hdr(sz=3, strict=1) + rounds(8) + produce(two) + drain() + drain(),
  'seed-wrap64': hdr(sz=0, tail=48) + b''.join(produce(mix[i:i+3]) + drain(0x01 if i % 4 else 0) for i in range(0, 16, 2)) + drain(),
  'seed-wrap64-top': hdr(sz=1, tail=2**64 - 8) + produce(mix) + drain(0x02) + produce(mix) + drain(),
  'seed-full-ring-lost': hdr(sz=0) + produce([(0, 40)] * 10) + produce([(2 | 0x1c, 0)] * 4) + drain(0x01) + produce([(0, 40)] * 6) + drain() + produce([(0, 8)] * 3) + drain(),
