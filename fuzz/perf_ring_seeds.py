@@ -25,6 +25,11 @@ seeds = {
  'seed-full-ring': hdr(sz=0) + produce([(2, 255)] * 4) + produce([(0, 40)] * 10) + drain(2, 1) + produce([(0, 40)] * 10) + drain(1),
  'seed-bad-args': hdr() + produce(mix[:6]) + peek(2) + b''.join(bytes([10, b]) for b in range(8)) + bytes([10, 12]) + drain(1),
 }
+# 72 records of 104 bytes (7.3 KiB of an 8 KiB ring) before each batch drain:
+# more than one batch, so the drains' prefetch finds itself a lead ahead,
+# and, after a first batch of 64 records, more than a lead behind
+lead = produce([(0, 90)] * 32) * 2 + produce([(0, 90)] * 8)
+seeds['seed-prefetch-lead'] = hdr(sz=5) + b''.join(lead + drain(op) for op in (2, 3, 4, 5, 6))
 names = {1: 'size0', 2: 'size-short', 3: 'size-align', 4: 'size-past-head', 5: 'head-misaligned', 6: 'head-far'}
 for corr, nm in names.items():
     for strict in (0, 1):
