@@ -288,7 +288,8 @@ static void check_sample(const rp_sample_layout *L, const body2 *B, const rp_sam
 /* rp_read_entry over a parsed READ value set: for a group, entry i < nr is
  * the value, id and lost (0 where absent) read here from the flat body at
  * the entries view; entry nr and a set that is not a group are refused with
- * all three 0. */
+ * all three 0, and so are the entries past the view of a copy whose nr was
+ * raised (a caller's forged set: ASan sees any read past the body). */
 static void check_read_entries(const body2 *B, const uint8_t *flat, const rp_read_values *r)
 {
 	const uint32_t esz = 8u + (r->has_id ? 8u : 0u) + (r->has_lost ? 8u : 0u);
@@ -298,6 +299,15 @@ static void check_read_entries(const body2 *B, const uint8_t *flat, const rp_rea
 	if (r->group) {
 		FZ_CHECK(r->entry_size == esz, "entry size %u, expected %u", r->entry_size, esz);
 		FZ_CHECK(n == 0 || at >= 0, "group entries outside the body");
+	}
+	if (r->group) { /* a set not from the parser: nr past its entries */
+		rp_read_values forged = *r;
+		forged.nr = n + 3u;
+		for (uint64_t i = n; i < forged.nr; i++) {
+			uint64_t v = 1, id = 1, lost = 1;
+			FZ_CHECK(!rp_read_entry(&forged, (uint32_t)i, &v, &id, &lost) && v == 0 && id == 0 &&
+			         lost == 0, "entry %u past a forged set's entries not refused", (unsigned)i);
+		}
 	}
 	for (uint64_t i = 0; i <= n; i++) {
 		uint64_t v = 1, id = 1, lost = 1;
