@@ -299,8 +299,7 @@ static void check_read_entries(const body2 *B, const uint8_t *flat, const rp_rea
 	if (r->group) {
 		FZ_CHECK(r->entry_size == esz, "entry size %u, expected %u", r->entry_size, esz);
 		FZ_CHECK(n == 0 || at >= 0, "group entries outside the body");
-	}
-	if (r->group) { /* a set not from the parser: nr past its entries */
+		/* a set not from the parser: nr past its entries */
 		rp_read_values forged = *r;
 		forged.nr = n + 3u;
 		for (uint64_t i = n; i < forged.nr; i++) {
