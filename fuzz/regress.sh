@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # make fuzz-regress: replay fuzz/regressions/<h>/ and fuzz/corpus/<h>/ through
-# the gcc replay build of each harness.  One result line per harness.
-#   BUILD=build bash fuzz/regress.sh HARNESS...
+# the gcc replay build of each harness (ASan+UBSan); make fuzz-msan: the same
+# through the clang MemorySanitizer build (FUZZ_REPLAY=msan).  One result
+# line per harness, named after the target.
+#   BUILD=build [FUZZ_REPLAY=replay|msan] bash fuzz/regress.sh HARNESS...
 set -u
 build=${BUILD:-build}
+kind=${FUZZ_REPLAY:-replay}
+case $kind in replay) suite=fuzz-regress;; msan) suite=fuzz-msan;; *) echo "FUZZ_REPLAY must be replay or msan"; exit 2;; esac
 res=${RP_RESULTS:-/dev/null}
 fail=0
 for h in "$@"; do
@@ -12,14 +16,14 @@ for h in "$@"; do
     [ -d "$d" ] && [ -n "$(ls -A "$d")" ] && dirs+=("$d")
   done
   if [ ${#dirs[@]} = 0 ]; then
-    echo "SKIP fuzz-regress/$h: no regression or corpus inputs committed" | tee -a "$res"
+    echo "SKIP $suite/$h: no regression or corpus inputs committed" | tee -a "$res"
     continue
   fi
-  if out=$("$build/fuzz/replay/$h" "${dirs[@]}" 2>&1); then
-    echo "PASS fuzz-regress/$h ($(echo "$out" | tail -1))" | tee -a "$res"
+  if out=$("$build/fuzz/$kind/$h" "${dirs[@]}" 2>&1); then
+    echo "PASS $suite/$h ($(echo "$out" | tail -1))" | tee -a "$res"
   else
-    echo "$out" | tail -30
-    echo "FAIL fuzz-regress/$h: replay of ${dirs[*]} failed" | tee -a "$res"
+    echo "$out" | tail -60
+    echo "FAIL $suite/$h: replay of ${dirs[*]} failed" | tee -a "$res"
     fail=1
   fi
 done

@@ -1,14 +1,15 @@
 # Fuzzing (fuzz/README.md).  Every fuzz/harness_<name>.c is one harness; each
-# builds four ways, the core compiled into it (not the -Werror library build):
+# builds five ways, the core compiled into it (not the -Werror library build):
 #   $(BUILD)/fuzz/libfuzzer/<name>  clang -fsanitize=fuzzer,address,undefined
 #   $(BUILD)/fuzz/afl/<name>        afl-clang-fast + fuzz/afl_driver.c, ASan+UBSan
 #   $(BUILD)/fuzz/replay/<name>     gcc + fuzz/replay_main.c, ASan+UBSan
+#   $(BUILD)/fuzz/msan/<name>       clang + fuzz/replay_main.c, MemorySanitizer
 #   $(BUILD)/fuzz/cov/<name>        clang source coverage + fuzz/replay_main.c
 # Optional fuzz/harness_<name>.flags: extra compiler flags for that harness
 # (and the core compiled into it), one shell word each.
 # Optional fuzz/harness_<name>.srcs: extra sources compiled into that harness
 # (paths from the top of the tree, e.g. an adapter's .c), one word each.
-# Suites fuzz-regress, fuzz-oss, fuzz-smoke: rows of mk/suites.mk.
+# Suites fuzz-regress, fuzz-msan, fuzz-oss, fuzz-smoke: rows of mk/suites.mk.
 
 FUZZ_HARNESSES := $(sort $(patsubst fuzz/harness_%.c,%,$(wildcard fuzz/harness_*.c)))
 FUZZ_COMMON    := fuzz/fz_util.c fuzz/fz_oracle.c fuzz/ref_decoder.c
@@ -29,6 +30,10 @@ FZ_DEPS      = $(FZ_CORE_SRCS) $(wildcard $(FUZZ_CORE_DIR)/*.h) $(FUZZ_COMMON) $
 FZ_CFLAGS    = -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wextra \
                -I$(FUZZ_CORE_DIR) -Ifuzz
 FZ_SAN       = -fsanitize=address,undefined -fno-sanitize-recover=all
+# MemorySanitizer cannot share a build with ASan; it reports a branch or a
+# call on a byte nobody wrote (an output field a walk left unset on some path
+# and the oracle then reads), with the origin of the byte.
+FZ_MSAN      = -fsanitize=memory -fsanitize-memory-track-origins
 fz_flags     = $(foreach w,$(shell cat fuzz/harness_$(1).flags 2>/dev/null),'$(w)')
 fz_extra     = $(shell cat fuzz/harness_$(1).srcs 2>/dev/null)
 fz_srcs      = fuzz/harness_$(1).c $(FUZZ_COMMON) $(FZ_CORE_SRCS) $(call fz_extra,$(1))
@@ -36,6 +41,7 @@ fz_srcs      = fuzz/harness_$(1).c $(FUZZ_COMMON) $(FZ_CORE_SRCS) $(call fz_extr
 FUZZ_LF_BINS     = $(addprefix $(BUILD)/fuzz/libfuzzer/,$(FUZZ_HARNESSES))
 FUZZ_AFL_BINS    = $(addprefix $(BUILD)/fuzz/afl/,$(FUZZ_HARNESSES))
 FUZZ_REPLAY_BINS = $(addprefix $(BUILD)/fuzz/replay/,$(FUZZ_HARNESSES))
+FUZZ_MSAN_BINS   = $(addprefix $(BUILD)/fuzz/msan/,$(FUZZ_HARNESSES))
 FUZZ_COV_BINS    = $(addprefix $(BUILD)/fuzz/cov/,$(FUZZ_HARNESSES))
 FUZZ_TOOLS       = $(BUILD)/fuzz/gen_seeds $(BUILD)/fuzz/capture
 
@@ -56,6 +62,10 @@ $(BUILD)/fuzz/replay/$(1): fuzz/harness_$(1).c fuzz/replay_main.c $(FZ_DEPS) $(w
 	@mkdir -p $$(dir $$@)
 	$(FUZZ_GCC) $(FZ_CFLAGS) $(FZ_SAN) $$(call fz_flags,$(1)) -o $$@ fuzz/replay_main.c $$(call fz_srcs,$(1))
 
+$(BUILD)/fuzz/msan/$(1): fuzz/harness_$(1).c fuzz/replay_main.c $(FZ_DEPS) $(wildcard fuzz/harness_$(1).flags fuzz/harness_$(1).srcs) $(call fz_extra,$(1))
+	@mkdir -p $$(dir $$@)
+	$(FUZZ_CLANG) $(FZ_CFLAGS) $(FZ_MSAN) $$(call fz_flags,$(1)) -o $$@ fuzz/replay_main.c $$(call fz_srcs,$(1))
+
 $(BUILD)/fuzz/cov/$(1): fuzz/harness_$(1).c fuzz/replay_main.c $(FZ_DEPS) $(wildcard fuzz/harness_$(1).flags fuzz/harness_$(1).srcs) $(call fz_extra,$(1))
 	@mkdir -p $$(dir $$@)
 	$(FUZZ_CLANG) $(FZ_CFLAGS) -fprofile-instr-generate -fcoverage-mapping $$(call fz_flags,$(1)) \
@@ -72,7 +82,7 @@ $(BUILD)/fuzz/capture: fuzz/capture.c fuzz/fz_util.c fuzz/fz_util.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Ifuzz $(ALL_CFLAGS) -o $@ fuzz/capture.c fuzz/fz_util.c
 
-.PHONY: fuzz-build fuzz-replay fuzz-regress fuzz-smoke fuzz fuzz-cov fuzz-mutants fuzz-seeds \
+.PHONY: fuzz-build fuzz-replay fuzz-regress fuzz-msan fuzz-smoke fuzz fuzz-cov fuzz-mutants fuzz-seeds \
         fuzz-capture fuzz-minimize fuzz-oss
 
 fuzz-build: $(FUZZ_LF_BINS) $(FUZZ_AFL_BINS) $(FUZZ_REPLAY_BINS)
@@ -80,6 +90,9 @@ fuzz-replay: $(FUZZ_REPLAY_BINS)
 
 fuzz-regress: $(FUZZ_REPLAY_BINS)
 	@BUILD=$(BUILD) bash fuzz/regress.sh $(FUZZ_HARNESSES)
+
+fuzz-msan: $(FUZZ_MSAN_BINS)
+	@BUILD=$(BUILD) FUZZ_REPLAY=msan bash fuzz/regress.sh $(FUZZ_HARNESSES)
 
 fuzz-smoke: $(FUZZ_LF_BINS) $(FUZZ_AFL_BINS)
 	@BUILD=$(BUILD) FUZZ_SMOKE_SECONDS=$(FUZZ_SMOKE_SECONDS) bash fuzz/smoke.sh $(FUZZ_HARNESSES)

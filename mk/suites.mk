@@ -32,7 +32,8 @@ parsers-integration   | 05   | $(PARSERS_INTEG)                         | tests/
 ringbuf-integration   | 08   | $(RB_ITEST) $(RB_BPF)                    | tests/ringbuf adapters bpf/ringbuf_test.*    | tap | $(RB_ITEST) $(RB_BPF)
 tools                 | 09   | $(TOOLS_BIN) $(TOOLS_TESTS) $(TOOLS_BPF) | tools bpf                                    | tap | bash tools/test/tools.sh $(TOOLS_BIN) $(TOOLS_DIR) $(BPF_DIR)
 install-example       | -    | -                                        | mk/install.mk ringproof.pc.in libringproof.symbols libringproof.internal examples | tap | bash examples/test.sh "$(MAKE)" $(BUILD) $(VERSION) $(SOVERSION)
-fuzz-regress          | -    | -                                        | fuzz core                                    | -   | $(MAKE) --no-print-directory fuzz-regress
+fuzz-regress          | -    | -                                        | fuzz core                                    | -   | $(MAKE) --no-print-directory -j$$(nproc) fuzz-regress
+fuzz-msan             | -    | -                                        | fuzz core                                    | -   | $(MAKE) --no-print-directory -j$$(nproc) fuzz-msan
 parsers-unit-valgrind | 04   | $(PARSERS_UNIT)                          | tests/parsers/test_parsers.c $(PARSERS_CORE) | tap | bash tests/unit/run.sh --valgrind $(PARSERS_UNIT)
 ringbuf-unit-valgrind | 07   | $(RB_UNIT)                               | tests/ringbuf core                           | tap | bash tests/unit/run.sh --valgrind $(RB_UNIT)
 user-ring-unit        | 12   | $(UR_UNIT)                               | tests/user_ring core/rp_user_ring.*          | tap | env CMOCKA_MESSAGE_OUTPUT=TAP $(UR_UNIT)
