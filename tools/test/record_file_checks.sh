@@ -224,6 +224,10 @@ fi
 # Where the filesystem refuses O_TMPFILE (tools-test-notmpfile.so stands in
 # for one), a named FILE.tmp.XXXXXX is used instead.
 NOTMP=$DIR/tools-test-notmpfile.so
+# A tool built with gcc's ASan (CFLAGS=-fsanitize=address) refuses to start
+# unless its shared runtime comes first in the preload list.
+san=$(ldd "$RP" 2> /dev/null | grep -oE '/[^ ]*/libasan\.so[^ ]*' | head -1)
+[ -n "$san" ] && NOTMP="$san $NOTMP"
 # record -o DIR/prof.rec with the environment "$@", SIGKILLed while CMD runs;
 # sets left (the files left in DIR), cpid (CMD's pid, empty if not seen) and
 # alive (yes when CMD still ran after the SIGKILL, as ringproof.1 says)
