@@ -1,6 +1,31 @@
 #include "rp_records.h"
 #include "rp_cursor.h"
 
+/* The trailer's fields from *off of b: one 8-byte field per trailer bit
+ * of st, in the kernel's order.  true when all fit, *off then moved by 8
+ * per field (`moved`: what lets rp_sample_id_parse prove `filled` in a few
+ * steps).  Each bit is (st / bit) % 2, the form id_trailer_size counts and
+ * the contracts state: with st & bit, cvc4 ran far past its step budget on
+ * a mutant's failing goal (proofs/README.md). */
+/*@ requires rp_cur_ok(b, off);
+    requires \valid(sid) && \separated(sid, off);
+    requires RP_APART_FROM_SPAN(sid, b);
+    assigns *off, sid->pid, sid->tid, sid->time, sid->id, sid->stream_id, sid->cpu, sid->res,
+            sid->identifier;
+    ensures moved: \result == \true ==> *off == \old(*off) + 8 * (
+              st / RP_SAMPLE_TID % 2 + st / RP_SAMPLE_TIME % 2 + st / RP_SAMPLE_ID % 2 +
+              st / RP_SAMPLE_STREAM_ID % 2 + st / RP_SAMPLE_CPU % 2 + st / RP_SAMPLE_IDENTIFIER % 2);
+*/
+static bool take_trailer_fields(rp_span b, uint32_t *off, uint64_t st, rp_sample_id *sid)
+{
+	return rp_take_opt_u32x2(b, off, st / RP_SAMPLE_TID % 2u != 0, &sid->pid, &sid->tid) &&
+	       rp_take_opt_u64(b, off, st / RP_SAMPLE_TIME % 2u != 0, &sid->time) &&
+	       rp_take_opt_u64(b, off, st / RP_SAMPLE_ID % 2u != 0, &sid->id) &&
+	       rp_take_opt_u64(b, off, st / RP_SAMPLE_STREAM_ID % 2u != 0, &sid->stream_id) &&
+	       rp_take_opt_u32x2(b, off, st / RP_SAMPLE_CPU % 2u != 0, &sid->cpu, &sid->res) &&
+	       rp_take_opt_u64(b, off, st / RP_SAMPLE_IDENTIFIER % 2u != 0, &sid->identifier);
+}
+
 rp_status rp_sample_id_parse(const rp_sample_layout *L, rp_span body, rp_sample_id *out)
 {
 	const uint64_t st = L->sample_type;
@@ -12,13 +37,12 @@ rp_status rp_sample_id_parse(const rp_sample_layout *L, rp_span body, rp_sample_
 	uint32_t off = len - L->id_size;
 	sid.present = st & (RP_SAMPLE_TID | RP_SAMPLE_TIME | RP_SAMPLE_ID | RP_SAMPLE_STREAM_ID |
 	                    RP_SAMPLE_CPU | RP_SAMPLE_IDENTIFIER);
-	if (!rp_take_opt_u32x2(body, &off, st & RP_SAMPLE_TID, &sid.pid, &sid.tid) ||
-	    !rp_take_opt_u64(body, &off, st & RP_SAMPLE_TIME, &sid.time) ||
-	    !rp_take_opt_u64(body, &off, st & RP_SAMPLE_ID, &sid.id) ||
-	    !rp_take_opt_u64(body, &off, st & RP_SAMPLE_STREAM_ID, &sid.stream_id) ||
-	    !rp_take_opt_u32x2(body, &off, st & RP_SAMPLE_CPU, &sid.cpu, &sid.res) ||
-	    !rp_take_opt_u64(body, &off, st & RP_SAMPLE_IDENTIFIER, &sid.identifier))
+	if (!take_trailer_fields(body, &off, st, &sid))
 		return RP_E_BODY_SHORT;
+	/* A layout whose id_size is not 8 per trailer field of its sample_type
+	 * (never one rp_sample_layout_make wrote) leaves bytes unread. */
+	if (off != len)
+		return RP_E_LEFTOVER;
 	*out = sid;
 	return RP_OK;
 }

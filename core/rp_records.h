@@ -18,13 +18,11 @@
  * helpers) ends exactly where the trailer begins: the body's last id_size
  * bytes with sample_id_all, none without.  That is walk_payload's
  * postcondition `exact`, asserted (and proved) in rp_record_parse as
- * final offset + trailer size == rp_span_len(body).  A SAMPLE is the
- * SAMPLE parser's (rp_sample.h).
- * Tested, not proved: that the trailer's fields fill its id_size bytes
- * (they do when id_size is 8 per trailer bit of sample_type, as
- * rp_sample_layout_make computes it; no contract states that), and the
- * field values per record type (tests/parsers, parsers-integration, the
- * sample fuzz harness). */
+ * final offset + trailer size == rp_span_len(body); and the trailer's
+ * fields fill its id_size bytes (rp_sample_id_parse, postcondition
+ * `filled`).  A SAMPLE is the SAMPLE parser's (rp_sample.h).
+ * Tested, not proved: the field values per record type (tests/parsers,
+ * parsers-integration, the sample fuzz harness). */
 #ifndef RP_RECORDS_H
 #define RP_RECORDS_H
 
@@ -161,20 +159,35 @@ typedef struct rp_event {
       rp_payload_views_inside(e->type, e, b);
 */
 
-/* The sample_id trailer: the last L->id_size bytes of body. */
+/* The sample_id trailer: the last L->id_size bytes of body, one 8-byte
+ * field (pid and tid, time, id, stream_id, cpu and res, identifier) per
+ * trailer bit of L->sample_type, in that order.  RP_OK: the fields fill the
+ * id_size bytes exactly (postcondition `filled`).  RP_E_BODY_SHORT: body is
+ * shorter than id_size.  RP_E_LEFTOVER: id_size is larger than the fields
+ * (a hand-made layout; rp_sample_layout_make computes id_size from the
+ * bits).  *out is written only on RP_OK (tested, not in the contract:
+ * the struct's equality to its old value made failing goals of callers'
+ * mutants outrun cvc4's step budget). */
 /*@ requires rp_layout_ok(L);
     requires rp_span_ok(body);
     requires \valid(out) && \separated(out, L);
     requires RP_APART_FROM_SPAN(out, body);
     assigns *out;
     ensures \result == RP_OK ==> L->id_size <= rp_span_len(body);
+    ensures filled: \result == RP_OK ==> L->id_size == 8 * (
+              L->sample_type / RP_SAMPLE_TID % 2 +
+              L->sample_type / RP_SAMPLE_TIME % 2 +
+              L->sample_type / RP_SAMPLE_ID % 2 +
+              L->sample_type / RP_SAMPLE_STREAM_ID % 2 +
+              L->sample_type / RP_SAMPLE_CPU % 2 +
+              L->sample_type / RP_SAMPLE_IDENTIFIER % 2);
     behavior short:
       assumes rp_span_len(body) < L->id_size;
       assigns \nothing;
       ensures \result == RP_E_BODY_SHORT;
     behavior fits:
       assumes rp_span_len(body) >= L->id_size;
-      ensures \result == RP_OK || \result == RP_E_BODY_SHORT;
+      ensures \result == RP_OK || \result == RP_E_BODY_SHORT || \result == RP_E_LEFTOVER;
     complete behaviors;
     disjoint behaviors;
 */

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 #include <sys/mman.h>
 
@@ -1161,6 +1162,22 @@ static void test_trailer_and_unknown(void **state)
 	assert_int_equal(e.sample_id.tid, 9);
 	assert_int_equal(e.sample_id.time, 1234);
 	assert_int_equal(e.sample_id.present, RP_SAMPLE_TID | RP_SAMPLE_TIME);
+	/* a hand-made layout whose id_size is larger than its trailer fields:
+	 * the fields leave bytes unread (RP_E_LEFTOVER), *out untouched; one
+	 * smaller than the fields runs them past the body's end */
+	rp_sample_layout L3 = L2;
+	L3.id_size = L2.id_size + 8u;
+	rp_sample_id before;
+	memset(&before, 0xa5, sizeof before);
+	sid = before;
+	assert_int_equal(rp_sample_id_parse(&L3, b, &sid), RP_E_LEFTOVER);
+	assert_memory_equal(&sid, &before, sizeof sid);
+	assert_int_equal(rp_record_parse(&L3, &rec, &e), RP_E_LEFTOVER);
+	L3.id_size = L2.id_size - 8u;
+	assert_int_equal(rp_sample_id_parse(&L3, b, &sid), RP_E_BODY_SHORT);
+	assert_memory_equal(&sid, &before, sizeof sid);
+	assert_int_equal(rp_sample_id_parse(&L2, b, &sid), RP_OK);
+	assert_int_equal(sid.time, 1234);
 	span_free(b);
 	/* SAMPLE through rp_record_parse: no trailer */
 	w.n = 0; p64(&w, 0x401000); p32(&w, 8); p32(&w, 9); p64(&w, 77);
