@@ -1178,6 +1178,17 @@ static void test_trailer_and_unknown(void **state)
 	assert_memory_equal(&sid, &before, sizeof sid);
 	assert_int_equal(rp_sample_id_parse(&L2, b, &sid), RP_OK);
 	assert_int_equal(sid.time, 1234);
+	/* hand-made: 8 trailer bytes and no trailer bit.  Shorter than 8 is
+	 * short (the length check, not a take, refuses it: there is none);
+	 * longer leaves the 8 bytes unread */
+	const rp_sample_layout L4 = { .sample_type = RP_SAMPLE_IP, .id_size = 8u, .sample_id_all = true };
+	rp_span tiny = span_of(&w, 4, 5);
+	sid = before;
+	assert_int_equal(rp_sample_id_parse(&L4, tiny, &sid), RP_E_BODY_SHORT);
+	assert_memory_equal(&sid, &before, sizeof sid);
+	span_free(tiny);
+	assert_int_equal(rp_sample_id_parse(&L4, b, &sid), RP_E_LEFTOVER);
+	assert_memory_equal(&sid, &before, sizeof sid);
 	span_free(b);
 	/* SAMPLE through rp_record_parse: no trailer */
 	w.n = 0; p64(&w, 0x401000); p32(&w, 8); p32(&w, 9); p64(&w, 77);
