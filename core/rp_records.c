@@ -5,8 +5,8 @@
  * of st, in the kernel's order.  true when all fit, *off then moved by 8
  * per field (`moved`: what lets rp_sample_id_parse prove `filled` in a few
  * steps).  Each bit is (st / bit) % 2, the form id_trailer_size counts and
- * the contracts state: with st & bit, cvc4 ran far past its step budget on
- * a mutant's failing goal (proofs/README.md). */
+ * the contracts state: with st & bit, cvc4 ran for minutes within its step
+ * budget on a mutant's failing goal (proofs/README.md). */
 /*@ requires rp_cur_ok(b, off);
     requires \valid(sid) && \separated(sid, off);
     requires RP_APART_FROM_SPAN(sid, b);

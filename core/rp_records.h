@@ -166,8 +166,8 @@ typedef struct rp_event {
  * shorter than id_size.  RP_E_LEFTOVER: id_size is larger than the fields
  * (a hand-made layout; rp_sample_layout_make computes id_size from the
  * bits).  *out is written only on RP_OK (tested, not in the contract:
- * the struct's equality to its old value made failing goals of callers'
- * mutants outrun cvc4's step budget). */
+ * the struct's equality to its old value kept cvc4 busy for minutes,
+ * within its step budget, on a caller's mutant). */
 /*@ requires rp_layout_ok(L);
     requires rp_span_ok(body);
     requires \valid(out) && \separated(out, L);
