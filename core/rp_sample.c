@@ -20,6 +20,9 @@ uint32_t rp_popcount64(uint64_t m)
 }
 
 /*@ assigns \nothing;
+    ensures \result == 8 * (st / RP_SAMPLE_TID % 2 + st / RP_SAMPLE_TIME % 2 + st / RP_SAMPLE_ID % 2 +
+                           st / RP_SAMPLE_STREAM_ID % 2 + st / RP_SAMPLE_CPU % 2 +
+                           st / RP_SAMPLE_IDENTIFIER % 2);
     ensures \result <= 48;
 */
 static uint32_t id_trailer_size(uint64_t st)

@@ -83,8 +83,10 @@ typedef struct rp_sample_layout {
 uint32_t rp_popcount64(uint64_t m);
 
 /* The layout rp_sample_layout_make fills: valid (rp_layout_ok), each
- * field from its argument, the register counts as popcounts, no trailer
- * without sample_id_all.  One predicate, proved once per path. */
+ * field from its argument, the register counts as popcounts, and the
+ * sample_id trailer as the kernel sizes it (id_header_size): 8 bytes per
+ * trailer bit of sample_type with sample_id_all, none without.  One
+ * predicate, proved once per path. */
 /*@ predicate rp_layout_made(rp_sample_layout *l, integer sample_type, integer read_format,
                             integer branch_sample_type, integer regs_user, integer regs_intr,
                             bool sample_id_all) =
@@ -93,7 +95,11 @@ uint32_t rp_popcount64(uint64_t m);
       l->branch_sample_type == branch_sample_type &&
       l->regs_user_nr == rp_popc(regs_user) && l->regs_intr_nr == rp_popc(regs_intr) &&
       l->sample_id_all == sample_id_all &&
-      (sample_id_all == \false ==> l->id_size == 0);
+      (sample_id_all == \false ==> l->id_size == 0) &&
+      (sample_id_all == \true ==> l->id_size == 8 * (
+         sample_type / RP_SAMPLE_TID % 2 + sample_type / RP_SAMPLE_TIME % 2 +
+         sample_type / RP_SAMPLE_ID % 2 + sample_type / RP_SAMPLE_STREAM_ID % 2 +
+         sample_type / RP_SAMPLE_CPU % 2 + sample_type / RP_SAMPLE_IDENTIFIER % 2));
 */
 
 /*@ requires \valid(out);
