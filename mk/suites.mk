@@ -44,7 +44,7 @@ proofs-stop-unit      | 16   | -                                        | proofs
 fuzz-oss              | -    | -                                        | fuzz core                                    | -   | $(MAKE) --no-print-directory fuzz-oss
 proofs                | -    | -                                        | proofs core                                  | -   | bash proofs/run.sh
 proofs-mutants        | -    | -                                        | proofs/mutants core                          | -   | bash proofs/mutants.sh
-fuzz-smoke            | -    | -                                        | fuzz core                                    | -   | $(MAKE) --no-print-directory fuzz-smoke
+fuzz-smoke            | -    | -                                        | fuzz core                                    | -   | $(MAKE) --no-print-directory -j$$(nproc) fuzz-smoke
 endef
 
 # ---- reading the table (nothing to edit below) ------------------------------
