@@ -16,12 +16,14 @@
 # below match both.
 
 # cache_seed DIR JSON: DIR emptied, then one file per entry of JSON; the
-# failures without a step count are dropped.
+# failures without a step count are dropped.  One awk writes the files (a
+# shell loop took 1.3 s for 5,500 entries, once per proof mutant; awk 0.3).
+# A key is an MD5 in hex and tojson escapes tabs, so each line splits in two.
 cache_seed() {
   rm -rf "$1"; mkdir -p "$1"
   if [ -s "$2" ]; then
     jq -r 'to_entries[] | "\(.key)\t\(.value | tojson)"' "$2" |
-      while IFS=$'\t' read -r k v; do printf '%s\n' "$v" > "$1/$k.json"; done
+      awk -F'\t' -v d="$1" '{ f = d "/" $1 ".json"; print $2 > f; close(f) }'
   fi
   cache_limitless "$1" | xargs -r rm -f
 }
