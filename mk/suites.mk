@@ -16,12 +16,15 @@
 #            lines or counts as one PASS/FAIL by exit status.
 #   runner   the command (a recipe: make variables, $$ for the shell).
 #
+# build-gcc builds into $(BUILD) itself, so that the suites after it find
+# their programs built; build-clang into $(BUILD)/clang.
+#
 # Columns are separated by " | " (so no field may contain "|" or "~~"); spaces
 # align them.  The build rules stay in the areas' fragments (mk/unit.mk, ...).
 # suite               | test | builds                                   | sources                                      | tap | runner
 define SUITES_TABLE
-build-gcc             | -    | -                                        | core adapters bpf tools tests bench fuzz     | -   | $(MAKE) --no-print-directory BUILD=$(BUILD)/gcc CC=gcc all
-build-clang           | -    | -                                        | core adapters bpf tools tests bench fuzz     | -   | $(MAKE) --no-print-directory BUILD=$(BUILD)/clang CC=clang all
+build-gcc             | -    | -                                        | core adapters bpf tools tests bench fuzz     | -   | $(MAKE) --no-print-directory -j$$(nproc) CC=gcc all
+build-clang           | -    | -                                        | core adapters bpf tools tests bench fuzz     | -   | $(MAKE) --no-print-directory -j$$(nproc) BUILD=$(BUILD)/clang CC=clang all
 unit                  | 10   | $(UNIT_TESTS)                            | tests/unit core                              | tap | bash tests/unit/run.sh $(UNIT_TESTS)
 unit-valgrind         | 11   | $(UNIT_TESTS)                            | tests/unit core                              | tap | bash tests/unit/run.sh --valgrind $(UNIT_TESTS)
 parsers-unit          | 03   | $(PARSERS_UNIT)                          | tests/parsers/test_parsers.c $(PARSERS_CORE) | tap | env CMOCKA_MESSAGE_OUTPUT=TAP $(PARSERS_UNIT)
