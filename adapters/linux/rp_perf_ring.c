@@ -512,20 +512,22 @@ static int drain_records(rp_perf_ring *ring, rp_perf_ring_fn fn, void *ctx, uint
 		rp_ring_iter_init(&it, &ring->data, d.head, start);
 		while (st == RP_OK && r == 0 && left) {
 			const uint32_t chunk = chunk_after(rec.size);
-			const uint32_t stop = left > chunk ? left - chunk : 0;
+			const uint32_t want = left < chunk ? left : chunk;
+			uint32_t n = want; /* counted down to 0: one test per record */
 
 			prefetch_ahead(it.data, it.size - 1, it.tail, d.head, &ahead);
 			do {
 				st = rp_ring_iter_next(&it, &rec);
 				if (st != RP_OK)
 					break;
-				left--;
+				n--;
 				if (rec.type == RP_RECORD_LOST)
 					stats_add_lost(&ring->stats, &rec);
 				r = fn(ctx, &rec);
 				if (r)
 					break;
-			} while (left != stop);
+			} while (n);
+			left -= want - n;
 		}
 		used = budget - left;
 		ring->tail = it.tail;
@@ -605,18 +607,20 @@ static int drain_payloads(rp_perf_ring *ring, rp_perf_payload_fn fn, rp_perf_rin
 		rp_ring_iter_init(&it, &ring->data, d.head, start);
 		while (st == RP_OK && r == 0 && left) {
 			const uint32_t chunk = chunk_after(s.size);
-			const uint32_t stop = left > chunk ? left - chunk : 0;
+			const uint32_t want = left < chunk ? left : chunk;
+			uint32_t n = want; /* counted down to 0: one test per record */
 
 			prefetch_ahead(it.data, it.size - 1, it.tail, d.head, &ahead);
 			do {
 				st = rp_ring_iter_next_bpf(&it, &s);
 				if (st != RP_OK)
 					break;
-				left--;
+				n--;
 				r = fn(ctx, &s);
 				if (r)
 					break;
-			} while (left != stop);
+			} while (n);
+			left -= want - n;
 		}
 		used = budget - left;
 		ring->tail = it.tail;
