@@ -5,6 +5,7 @@
 #define RPB_BENCH_H
 
 #include <bpf/libbpf.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +20,9 @@
 #define RPB_CORE_BATCH 16
 #endif
 extern const unsigned rpb_payloads[RPB_NPAYLOADS]; /* 8, 64, 256, 512, 4000 */
+/* False for a size other than $RPB_PAYLOAD, when that is set (one size
+ * only: e.g. instructions per record of one size under callgrind). */
+bool rpb_payload_wanted(unsigned size);
 
 typedef struct rpb_producer {
 	struct bpf_object *obj;

@@ -365,6 +365,8 @@ int rpb_floor(FILE *csv)
 	int rc = 0;
 	for (int pi = 0; pi < RPB_NPAYLOADS && rc == 0; pi++) {
 		unsigned size = rpb_payloads[pi];
+		if (!rpb_payload_wanted(size))
+			continue;
 		unsigned long k = floor_records(size);
 		double t[4][RPB_ROUNDS];
 		for (int r = -1; r < RPB_ROUNDS && rc == 0; r++) { /* round -1 warms up */

@@ -216,6 +216,8 @@ int rpb_perf(const char *obj_dir, FILE *csv)
 	       (unsigned long long)b.pg->data_size / 1024, RPB_ROUNDS);
 	for (int pi = 0; pi < RPB_NPAYLOADS && rc == 0; pi++) {
 		unsigned size = rpb_payloads[pi];
+		if (!rpb_payload_wanted(size))
+			continue;
 		unsigned rec_size = 8 + ((size + 4 + 7) / 8) * 8;
 		unsigned long k = (unsigned long)(b.pg->data_size * 9 / 10) / rec_size;
 		if (k > MAX_K)

@@ -158,6 +158,8 @@ static int run_pass(rb_bench *b, const rb_pass *pass, FILE *csv)
 	int rc = 0;
 	for (int pi = 0; pi < RPB_NPAYLOADS && rc == 0; pi++) {
 		unsigned size = rpb_payloads[pi];
+		if (!rpb_payload_wanted(size))
+			continue;
 		unsigned rec = ((size + 8 + 7) / 8) * 8;
 		unsigned long k = (RB_BYTES * 9ul / 10) / rec;
 		if (k > MAX_K)
