@@ -334,8 +334,8 @@ static inline void prefetch_ahead(const uint8_t *data, uint64_t mask, uint64_t t
  * the lead is topped up when about half of it has been walked, as a test
  * per record did.  On 8-byte payloads that test and a line loop that
  * tested three bounds per line cost the payload drain 7 of its 63
- * instructions per record, and 5 to 8 % of its time on an AMD EPYC
- * (bench/RESULTS.md, Run Z).  A walk's first chunk is one record: it sizes
+ * instructions per record, and in one comparison on an AMD EPYC 5 to 8 %
+ * of its time (bench/RESULTS.md, Run Z).  A walk's first chunk is one record: it sizes
  * the next.  size is a record's size (0 before the first). */
 static inline uint32_t chunk_after(uint32_t size)
 {
