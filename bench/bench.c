@@ -8,6 +8,7 @@
 #include <time.h>
 
 const unsigned rpb_payloads[RPB_NPAYLOADS] = { 8, 64, 256, 512, 4000 };
+uint8_t rpb_pattern[4096];
 
 bool rpb_payload_wanted(unsigned size)
 {
@@ -15,7 +16,6 @@ bool rpb_payload_wanted(unsigned size)
 
 	return !only || !*only || strtoul(only, NULL, 10) == size;
 }
-uint8_t rpb_pattern[4096];
 
 int rpb_producer_open(rpb_producer *p, const char *obj_path, const char *map_name, uint32_t rb_bytes)
 {

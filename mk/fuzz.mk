@@ -26,7 +26,6 @@ ENGINE         ?= libfuzzer
 HARNESS        ?= ring_raw
 
 FZ_CORE_SRCS = $(sort $(wildcard $(FUZZ_CORE_DIR)/*.c))
-FZ_DEPS      = $(FZ_CORE_SRCS) $(wildcard $(FUZZ_CORE_DIR)/*.h) $(FUZZ_COMMON) $(wildcard fuzz/*.h) mk/fuzz.mk
 FZ_CFLAGS    = -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wextra \
                -I$(FUZZ_CORE_DIR) -Ifuzz
 FZ_SAN       = -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -36,7 +35,6 @@ FZ_SAN       = -fsanitize=address,undefined -fno-sanitize-recover=all
 FZ_MSAN      = -fsanitize=memory -fsanitize-memory-track-origins
 fz_flags     = $(foreach w,$(shell cat fuzz/harness_$(1).flags 2>/dev/null),'$(w)')
 fz_extra     = $(shell cat fuzz/harness_$(1).srcs 2>/dev/null)
-fz_srcs      = fuzz/harness_$(1).c $(FUZZ_COMMON) $(FZ_CORE_SRCS) $(call fz_extra,$(1))
 
 FUZZ_LF_BINS     = $(addprefix $(BUILD)/fuzz/libfuzzer/,$(FUZZ_HARNESSES))
 FUZZ_AFL_BINS    = $(addprefix $(BUILD)/fuzz/afl/,$(FUZZ_HARNESSES))
@@ -82,23 +80,23 @@ $(foreach h,$(FUZZ_HARNESSES),$(if $(filter $(call fz_key,$(h)),$(fz_keys_seen))
 # One set of rules per harness (eval, so that a harness's .flags file is a
 # prerequisite without turning on secondary expansion for every fragment).
 define fz_harness_rules
-$(BUILD)/fuzz/libfuzzer/$(1): fuzz/harness_$(1).c $(call fz_objs,$(1),libfuzzer) $(FZ_OBJ_DEPS) $(wildcard fuzz/harness_$(1).flags)
+$(BUILD)/fuzz/libfuzzer/$(1): fuzz/harness_$(1).c $(call fz_objs,$(1),libfuzzer) $(FZ_OBJ_DEPS) $(wildcard fuzz/harness_$(1).flags fuzz/harness_$(1).srcs)
 	@mkdir -p $$(dir $$@)
 	$(FUZZ_CLANG) $(FZ_CFLAGS) $(FZ_SAN) -fsanitize=fuzzer $$(call fz_flags,$(1)) -o $$@ fuzz/harness_$(1).c $(call fz_objs,$(1),libfuzzer)
 
-$(BUILD)/fuzz/afl/$(1): fuzz/harness_$(1).c $(call fz_objs,$(1),afl,fuzz/afl_driver.c) $(FZ_OBJ_DEPS) $(wildcard fuzz/harness_$(1).flags)
+$(BUILD)/fuzz/afl/$(1): fuzz/harness_$(1).c $(call fz_objs,$(1),afl,fuzz/afl_driver.c) $(FZ_OBJ_DEPS) $(wildcard fuzz/harness_$(1).flags fuzz/harness_$(1).srcs)
 	@mkdir -p $$(dir $$@)
 	$(FZ_WAY_afl) $$(call fz_flags,$(1)) -o $$@ fuzz/harness_$(1).c $(call fz_objs,$(1),afl,fuzz/afl_driver.c)
 
-$(BUILD)/fuzz/replay/$(1): fuzz/harness_$(1).c $(call fz_objs,$(1),replay,fuzz/replay_main.c) $(FZ_OBJ_DEPS) $(wildcard fuzz/harness_$(1).flags)
+$(BUILD)/fuzz/replay/$(1): fuzz/harness_$(1).c $(call fz_objs,$(1),replay,fuzz/replay_main.c) $(FZ_OBJ_DEPS) $(wildcard fuzz/harness_$(1).flags fuzz/harness_$(1).srcs)
 	@mkdir -p $$(dir $$@)
 	$(FZ_WAY_replay) $$(call fz_flags,$(1)) -o $$@ fuzz/harness_$(1).c $(call fz_objs,$(1),replay,fuzz/replay_main.c)
 
-$(BUILD)/fuzz/msan/$(1): fuzz/harness_$(1).c $(call fz_objs,$(1),msan,fuzz/replay_main.c) $(FZ_OBJ_DEPS) $(wildcard fuzz/harness_$(1).flags)
+$(BUILD)/fuzz/msan/$(1): fuzz/harness_$(1).c $(call fz_objs,$(1),msan,fuzz/replay_main.c) $(FZ_OBJ_DEPS) $(wildcard fuzz/harness_$(1).flags fuzz/harness_$(1).srcs)
 	@mkdir -p $$(dir $$@)
 	$(FZ_WAY_msan) $$(call fz_flags,$(1)) -o $$@ fuzz/harness_$(1).c $(call fz_objs,$(1),msan,fuzz/replay_main.c)
 
-$(BUILD)/fuzz/cov/$(1): fuzz/harness_$(1).c $(call fz_objs,$(1),cov,fuzz/replay_main.c) $(FZ_OBJ_DEPS) $(wildcard fuzz/harness_$(1).flags)
+$(BUILD)/fuzz/cov/$(1): fuzz/harness_$(1).c $(call fz_objs,$(1),cov,fuzz/replay_main.c) $(FZ_OBJ_DEPS) $(wildcard fuzz/harness_$(1).flags fuzz/harness_$(1).srcs)
 	@mkdir -p $$(dir $$@)
 	$(FZ_WAY_cov) $$(call fz_flags,$(1)) -o $$@ fuzz/harness_$(1).c $(call fz_objs,$(1),cov,fuzz/replay_main.c)
 endef

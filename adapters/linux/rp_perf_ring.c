@@ -335,8 +335,9 @@ static inline void prefetch_ahead(const uint8_t *data, uint64_t mask, uint64_t t
  * per record did.  On 8-byte payloads that test and a line loop that
  * tested three bounds per line cost the payload drain 7 of its 63
  * instructions per record, and in one comparison on an AMD EPYC 5 to 8 %
- * of its time (bench/RESULTS.md, Run Z).  A walk's first chunk is one record: it sizes
- * the next.  size is a record's size (0 before the first). */
+ * of its time (bench/RESULTS.md, Run Z).  A walk's first chunk is one
+ * record: it sizes the next.  size is a record's size (0 before the
+ * first). */
 static inline uint32_t chunk_after(uint32_t size)
 {
 	const uint32_t n = size ? RP_BATCH_BYTES / size : 1;
