@@ -90,10 +90,43 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-double rpb_median(double *v, int n)
+double rpb_median(const double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	double s[RPB_ROUNDS];
+	if (n <= 0 || n > RPB_ROUNDS)
+		return 0;
+	memcpy(s, v, (size_t)n * sizeof(*v));
+	qsort(s, (size_t)n, sizeof(*s), cmp_double);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+double rpb_paired_ratio(const double *a, const double *b, int n)
+{
+	double r[RPB_ROUNDS];
+	if (n <= 0 || n > RPB_ROUNDS)
+		return 0;
+	for (int i = 0; i < n; i++)
+		r[i] = b[i] > 0 ? a[i] / b[i] : 0;
+	return rpb_median(r, n);
+}
+
+void rpb_put_rounds(FILE *csv, const char *bench, unsigned payload, const char *impl,
+                    const double *t, unsigned long records)
+{
+	if (!csv)
+		return;
+	for (int r = 0; r < RPB_ROUNDS; r++)
+		fprintf(csv, "%s-rounds,%u,%s,%.2f,ns/record,%lu,%d,\n", bench, payload, impl, t[r], records, r);
+}
+
+void rpb_put_paired(FILE *csv, const char *bench, unsigned payload, const char *impl,
+                    const char *ref, const double *t_impl, const double *t_ref, unsigned long records)
+{
+	char b[64], i[64];
+	snprintf(b, sizeof(b), "%s-paired", bench);
+	snprintf(i, sizeof(i), "%s/%s", impl, ref);
+	rpb_put(csv, b, payload, i, rpb_paired_ratio(t_impl, t_ref, RPB_ROUNDS), "ratio", records,
+	        RPB_ROUNDS, "");
 }
 
 void rpb_put(FILE *csv, const char *bench, unsigned payload, const char *impl, double value,

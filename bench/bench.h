@@ -41,7 +41,22 @@ long rpb_fill(rpb_producer *p, int cpu, unsigned long n, unsigned size);
 
 int rpb_pin_cpu(int cpu);
 uint64_t rpb_ns(void);
-double rpb_median(double *v, int n);
+/* The median of v[0 .. n - 1] (n <= RPB_ROUNDS; v is left as it was). */
+double rpb_median(const double *v, int n);
+/* The median over rounds of a[r] / b[r], two consumers' times in the same
+ * rounds.  Each round runs every consumer once, back to back, so a slow
+ * phase of a shared host that spans a round cancels out of that round's
+ * ratio; the ratio of the two medians does not pair the rounds. */
+double rpb_paired_ratio(const double *a, const double *b, int n);
+/* Each round's time of one consumer as CSV rows (not printed): bench
+ * "BENCH-rounds", the round's index in the rounds column, so that a run's
+ * spread and any slow phase can be seen, not only its median. */
+void rpb_put_rounds(FILE *csv, const char *bench, unsigned payload, const char *impl,
+                    const double *t, unsigned long records);
+/* One paired ratio as a CSV row: bench "BENCH-paired", impl "IMPL/REF",
+ * unit "ratio" (bench/run.sh puts it in the table's ratio column). */
+void rpb_put_paired(FILE *csv, const char *bench, unsigned payload, const char *impl,
+                    const char *ref, const double *t_impl, const double *t_ref, unsigned long records);
 /* The payload every producer copies from (filled by rpb_producer_open). */
 extern uint8_t rpb_pattern[4096];
 

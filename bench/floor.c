@@ -400,6 +400,13 @@ int rpb_floor(FILE *csv)
 		rpb_put(csv, "floor", size, "rp-core-dv", rpb_median(t[1], RPB_ROUNDS), "ns/record", k, RPB_ROUNDS, "");
 		rpb_put(csv, "floor", size, "rp-iter", rpb_median(t[2], RPB_ROUNDS), "ns/record", k, RPB_ROUNDS, "");
 		rpb_put(csv, "floor", size, "plain-floor", rpb_median(t[3], RPB_ROUNDS), "ns/record", k, RPB_ROUNDS, "");
+		rpb_put_rounds(csv, "floor", size, "rp-core", t[0], k);
+		rpb_put_rounds(csv, "floor", size, "rp-core-dv", t[1], k);
+		rpb_put_rounds(csv, "floor", size, "rp-iter", t[2], k);
+		rpb_put_rounds(csv, "floor", size, "plain-floor", t[3], k);
+		rpb_put_paired(csv, "floor", size, "rp-core", "plain-floor", t[0], t[3], k);
+		rpb_put_paired(csv, "floor", size, "rp-core-dv", "plain-floor", t[1], t[3], k);
+		rpb_put_paired(csv, "floor", size, "rp-iter", "plain-floor", t[2], t[3], k);
 	}
 	free(mem);
 	return rc;

@@ -255,6 +255,12 @@ int rpb_perf(const char *obj_dir, FILE *csv)
 		for (int j = 0; j < NCONS; j++)
 			rpb_put(csv, "perf", size, cons_name[j], rpb_median(t[j], RPB_ROUNDS), "ns/record", k,
 			        RPB_ROUNDS, j == C_CORE ? extra : "");
+		for (int j = 0; j < NCONS; j++)
+			rpb_put_rounds(csv, "perf", size, cons_name[j], t[j], k);
+		for (int j = 0; j < NCONS; j++)
+			if (j != C_LIBBPF)
+				rpb_put_paired(csv, "perf", size, cons_name[j], cons_name[C_LIBBPF], t[j],
+				               t[C_LIBBPF], k);
 	}
 	rp_perf_ring_unmap(&b.ad);
 out:

@@ -193,6 +193,12 @@ static int run_pass(rb_bench *b, const rb_pass *pass, FILE *csv)
 		for (int j = 0; j < NCONS; j++)
 			rpb_put(csv, pass->bench, size, cons_name[j], rpb_median(t[j], RPB_ROUNDS), "ns/record", k,
 			        RPB_ROUNDS, "");
+		for (int j = 0; j < NCONS; j++)
+			rpb_put_rounds(csv, pass->bench, size, cons_name[j], t[j], k);
+		for (int j = 0; j < NCONS; j++)
+			if (j != C_LIBBPF)
+				rpb_put_paired(csv, pass->bench, size, cons_name[j], cons_name[C_LIBBPF], t[j],
+				               t[C_LIBBPF], k);
 	}
 	rp_bpf_ringbuf_unmap(&b->rb);
 	rp_bpf_ringbuf_unmap(&b->rbb);

@@ -35,10 +35,13 @@ awk -F, '
   { v[$1 "," $2 "," $3] = $4; unit[$1] = $5
     if ($1 == "e2e-wakeup1") { w1[$3] += $4; w1n[$3]++ }
     if ($1 == "e2e-watermark" && $0 ~ /producer_bound=1/) bound[$3] = 1 }
-  function row(name, bench, size, rp, ref, target,   a, b, ratio, met) {
+  function row(name, bench, size, rp, ref, target,   a, b, ratio, met, p) {
     a = v[bench "," size "," rp]; b = v[bench "," size "," ref]
     if (a == "" || b == "" || a == 0 || b == 0) return
     ratio = (unit[bench] == "events/s") ? b / a : a / b
+    # timed rows: the median of the per-round ratios (bench.h, rpb_paired_ratio)
+    p = v[bench "-paired," size "," rp "/" ref]
+    if (p != "" && p > 0) ratio = p
     met = "-"
     if (target != "") met = (ratio <= target + 0) ? "yes" : "NO"
     printf "%-40s %5s %11.1f %11.1f %-13s %6.2f %7s %4s\n", name, size, a, b, unit[bench], ratio,
@@ -76,7 +79,9 @@ awk -F, '
       printf "  (e2e watermark: producer-bound for%s%s: that reader kept up with the fastest the producer CPU emits)\n",
              bound["rp-perf-buffer"] ? " ringproof" : "", bound["libbpf"] ? " libbpf" : ""
   }' "$csv" | tee "$out/table.txt"
-echo "ratio: ringproof / reference (cost), or reference / ringproof for events/s: below 1 = ringproof cheaper"
+echo "ratio: ringproof / reference (cost), or reference / ringproof for events/s: below 1 = ringproof cheaper;"
+echo "  for the ns/record rows, the median over rounds of each round's ratio (the consumers of a round run"
+echo "  back to back, so a slow phase of the host cancels out), which can differ from the two medians' ratio"
 echo "CSV: $csv"
 
 if command -v gnuplot > /dev/null; then
