@@ -59,12 +59,6 @@ smoke_steps=${RP_SMOKE_STEPS:-20000}
 # (RP_PROOF_JOBS) keep the cores busy.
 par=${RP_WP_PAR:-1}
 jobs=${RP_PROOF_JOBS:-8}
-# Frama-C is an OCaml program: a GC that lets the major heap carry garbage
-# of 200 % of the live data before collecting (space_overhead 200; the
-# default, 120, collects at 120 %) took 8 % less CPU in a cached run (637 -> 587 s user, 417 -> 394 s
-# wall, all 9,006 goals) for about 20 % more memory.  The GC's settings
-# change no result.  A caller's own OCAMLRUNPARAM is kept.
-export OCAMLRUNPARAM=${OCAMLRUNPARAM:-o=200}
 safety=900   # seconds: never reached within the step limits on this machine kind
 extra=()
 [ -n "${RP_WP_EXTRA:-}" ] && extra=($RP_WP_EXTRA)
