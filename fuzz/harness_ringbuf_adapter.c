@@ -38,9 +38,9 @@
  *     corruption leaves it to the next call (nothing counted).  Batches:
  *     each is min(fit, budget left, the deliverable records before the
  *     walk's end), exactly, where fit is RP_BPF_RINGBUF_BATCH for a call's
- *     first batch and after it clamp(n * RP_BATCH_BYTES / bytes, 1,
- *     RP_BPF_RINGBUF_BATCH) for the last non-empty batch's n records of
- *     bytes in all (their sizes).
+ *     first batch and after it clamp(n * RP_BATCH_BYTES / bytes,
+ *     RP_BPF_RINGBUF_BATCH_MIN, RP_BPF_RINGBUF_BATCH) for the last
+ *     non-empty batch's n records of bytes in all (their sizes).
  *  U4 Returns: the records delivered by the call, or the callback's negative
  *     value, or (RP_STRICT, the walk reached a corruption) its RP_E_* status
  *     -- in the same call that delivered the records before it -- and that
@@ -581,7 +581,8 @@ static void do_consume(uint8_t bb, uint8_t sb, uint8_t x, const spec *sp)
 			if (g.batch && nb) {
 				/* the next batch's size, from this one's records */
 				const uint64_t f = (uint64_t)nb * RP_BATCH_BYTES / nbytes;
-				unit = f == 0 ? 1 : f > RP_BPF_RINGBUF_BATCH ? RP_BPF_RINGBUF_BATCH : (uint32_t)f;
+				unit = f < RP_BPF_RINGBUF_BATCH_MIN ? RP_BPF_RINGBUF_BATCH_MIN :
+				       f > RP_BPF_RINGBUF_BATCH ? RP_BPF_RINGBUF_BATCH : (uint32_t)f;
 			}
 			d += nb;
 			model_next();

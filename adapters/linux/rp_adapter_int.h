@@ -21,14 +21,14 @@ static inline void rp_sat_add(uint64_t *c, uint64_t v)
 	*c = *c + v < *c ? UINT64_MAX : *c + v;
 }
 
-/* The records the next batch may take (1 .. cap): the last batch took n
- * records spanning bytes of the ring (bytes 0: cap); about as many as span
- * RP_BATCH_BYTES (rp_adapter.h). */
-static inline uint32_t rp_batch_fit(uint32_t n, uint64_t bytes, uint32_t cap)
+/* The records the next batch may take (least .. cap, 1 <= least <= cap):
+ * the last batch took n records spanning bytes of the ring (bytes 0: cap);
+ * about as many as span RP_BATCH_BYTES (rp_adapter.h), at least least. */
+static inline uint32_t rp_batch_fit(uint32_t n, uint64_t bytes, uint32_t least, uint32_t cap)
 {
 	const uint64_t fit = bytes ? (uint64_t)n * RP_BATCH_BYTES / bytes : cap;
 
-	return fit == 0 ? 1 : fit > cap ? cap : (uint32_t)fit;
+	return fit < least ? least : fit > cap ? cap : (uint32_t)fit;
 }
 
 /* Check that map_fd is an open BPF map of the given type (BPF_MAP_TYPE_RINGBUF

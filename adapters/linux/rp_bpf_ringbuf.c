@@ -238,7 +238,7 @@ static void walk_batches(rp_bpf_ringbuf *rb, uint64_t *producer, uint32_t budget
 			__atomic_thread_fence(__ATOMIC_ACQUIRE);
 			used += n;
 			want = rp_batch_fit(n, rb->consumer - from - (skipped - skipped_before),
-			                    RP_BPF_RINGBUF_BATCH);
+			                    RP_BPF_RINGBUF_BATCH_MIN, RP_BPF_RINGBUF_BATCH);
 			r = rb->batch_fn(rb->ctx, recs, n);
 		}
 		/* After the callback: the producer may then reuse the space. */

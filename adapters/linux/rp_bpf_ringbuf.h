@@ -69,10 +69,14 @@ typedef struct rp_bpf_ringbuf_sample {
  * delivered).  Return values as rp_bpf_ringbuf_fn; a non-zero return
  * consumes the whole batch.  After the first batch of a consume, each
  * batch takes about as many records as span RP_BATCH_BYTES of the ring
- * (rp_adapter.h). */
+ * (rp_adapter.h), but at least RP_BPF_RINGBUF_BATCH_MIN: one to three
+ * records of 256 bytes and up per batch paid a batch's fixed cost each
+ * (with a callback that reads two bytes of each, 1.1-2.1 times libbpf's
+ * time; 0.8-0.9 with the floor; bench/RESULTS.md, Run AB). */
 typedef int (*rp_bpf_ringbuf_batch_fn)(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n);
 
 #define RP_BPF_RINGBUF_BATCH 64u
+#define RP_BPF_RINGBUF_BATCH_MIN 8u
 
 typedef struct rp_bpf_ringbuf {
 	int map_fd;          /* not owned */

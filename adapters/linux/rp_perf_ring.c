@@ -382,10 +382,12 @@ static uint32_t iter_budget(const drain_run *d)
 }
 
 /* The last batch took n records spanning bytes of the ring: size the next
- * one (rp_batch_fit, rp_adapter_int.h). */
+ * one (rp_batch_fit, rp_adapter_int.h).  No floor above one record: on the
+ * EPYC, 4 records at least left 256- to 4000-byte batches where they were and
+ * 8 cost 256-byte ones 15 % (bench/RESULTS.md, Run AB). */
 static void drain_fit(drain_run *d, uint32_t n, uint64_t bytes)
 {
-	d->fit = rp_batch_fit(n, bytes, RP_PERF_BATCH);
+	d->fit = rp_batch_fit(n, bytes, 1, RP_PERF_BATCH);
 }
 
 /* n more records consumed; r is the callback's return, more the walk's

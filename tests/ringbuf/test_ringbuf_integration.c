@@ -23,6 +23,7 @@
 #include "rp_perf.h"
 #include "rp_perf_buffer.h"
 #include "rp_bpf_ringbuf.h"
+#include "rp_bpf_ringbuf_int.h"
 #include "rp_views.h"
 
 #include "../../bpf/ringbuf_test.bpf.h"
@@ -1608,6 +1609,98 @@ out:
 	pair_close(&p);
 }
 
+/* (no kernel) The batch API's batch sizes, on a synthetic ring bound with
+ * rp_bpf_ringbuf_bind_pages: a consume's first batch takes up to
+ * RP_BPF_RINGBUF_BATCH records, each later one as many as span about
+ * RP_BATCH_BYTES of the ring, at least RP_BPF_RINGBUF_BATCH_MIN
+ * (rp_bpf_ringbuf.h).  200 records of 32 bytes (24-byte payloads) come in
+ * batches of 64, 32, 32, 32, 32, 8; 100 of 512 bytes (504-byte payloads),
+ * where 1 KiB spans two, in 64, 8, 8, 8, 8, 4. */
+#define SYN_RB_SIZE (64u * 1024u)
+#define SYN_RB_PAGE 4096u
+typedef struct syn_batches {
+	uint32_t sizes[32];
+	uint32_t calls;
+	uint32_t len;      /* every payload's length */
+	uint32_t next_id;  /* the first u32 of each payload, 0, 1, ... */
+	bool bad;
+} syn_batches;
+
+static int syn_batch_fn(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
+{
+	syn_batches *b = ctx;
+
+	if (b->calls < 32)
+		b->sizes[b->calls] = n;
+	b->calls++;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t id;
+		memcpy(&id, recs[i].data, sizeof id);
+		if (recs[i].len != b->len || id != b->next_id++)
+			b->bad = true;
+	}
+	return 0;
+}
+
+/* Lays out count records of len payload bytes from position 0 of a fresh
+ * ring (header: len word, pg_off; payload: the record's index, then 0xab),
+ * binds rb to it and sets producer_pos past the last. */
+static void syn_rb_fill(rp_bpf_ringbuf *rb, uint8_t *cons, uint8_t *prod, uint32_t count,
+                        uint32_t len, syn_batches *b)
+{
+	const uint32_t step = (8u + len + 7u) & ~7u;
+	uint8_t *data = prod + SYN_RB_PAGE;
+	unsigned long pos = 0;
+
+	memset(cons, 0, SYN_RB_PAGE);
+	memset(prod, 0, SYN_RB_PAGE + 2u * SYN_RB_SIZE);
+	for (uint32_t i = 0; i < count; i++, pos += step) {
+		const uint32_t pg_off = 0;
+		memcpy(data + pos, &len, 4);
+		memcpy(data + pos + 4, &pg_off, 4);
+		memset(data + pos + 8, 0xab, len);
+		memcpy(data + pos + 8, &i, 4);
+	}
+	memcpy(prod, &pos, sizeof pos);
+	memset(b, 0, sizeof *b);
+	b->len = len;
+	rp_bpf_ringbuf_bind_pages(rb, -1, cons, prod, SYN_RB_PAGE, SYN_RB_SIZE, NULL, syn_batch_fn,
+	                          b, RP_STRICT);
+}
+
+static void test_ringbuf_batch_sizes(tcase *t)
+{
+	static _Alignas(4096) uint8_t cons[SYN_RB_PAGE];
+	static _Alignas(4096) uint8_t prod[SYN_RB_PAGE + 2u * SYN_RB_SIZE];
+	static const uint32_t small[] = { 64, 32, 32, 32, 32, 8 };
+	static const uint32_t large[] = { 64, 8, 8, 8, 8, 4 };
+	rp_bpf_ringbuf rb;
+	syn_batches b;
+	int n;
+
+	syn_rb_fill(&rb, cons, prod, 200, 24, &b);
+	n = rp_bpf_ringbuf_consume(&rb, 0);
+	CHECK(n == 200 && !b.bad && b.next_id == 200, "32-byte records: %d delivered, bad %d", n, b.bad);
+	CHECK(b.calls == 6 && memcmp(b.sizes, small, sizeof small) == 0,
+	      "32-byte records: %u batches: %u %u %u %u %u %u", b.calls, b.sizes[0], b.sizes[1],
+	      b.sizes[2], b.sizes[3], b.sizes[4], b.sizes[5]);
+	CHECK(rp_bpf_ringbuf_consumer(&rb) == 200u * 32u, "consumer_pos %llu",
+	      (unsigned long long)rp_bpf_ringbuf_consumer(&rb));
+
+	syn_rb_fill(&rb, cons, prod, 100, 504, &b);
+	n = rp_bpf_ringbuf_consume(&rb, 0);
+	CHECK(n == 100 && !b.bad && b.next_id == 100, "512-byte records: %d delivered, bad %d", n, b.bad);
+	CHECK(b.calls == 6 && memcmp(b.sizes, large, sizeof large) == 0,
+	      "512-byte records: %u batches: %u %u %u %u %u %u", b.calls, b.sizes[0], b.sizes[1],
+	      b.sizes[2], b.sizes[3], b.sizes[4], b.sizes[5]);
+	CHECK(rp_bpf_ringbuf_consumer(&rb) == 100u * 512u, "consumer_pos %llu",
+	      (unsigned long long)rp_bpf_ringbuf_consumer(&rb));
+	CHECK(rb.stats.records == 100 && rb.stats.corrupt == 0, "stats: %llu records, %llu corrupt",
+	      (unsigned long long)rb.stats.records, (unsigned long long)rb.stats.corrupt);
+out:
+	return;
+}
+
 int main(int argc, char **argv)
 {
 	static const tap_test tests[] = {
@@ -1627,6 +1720,7 @@ int main(int argc, char **argv)
 		{ "ringbuf consumer_pos moved back / 2^40 ahead: restored, nothing redelivered or skipped", test_ringbuf_consumer_pos_corrupt },
 		{ "ringbuf strict set: a failing ring stops alone, the other drains, explicit resync", test_ringbuf_strict_set },
 		{ "ringbuf set: callback error returned, batch API, consume_ring with a bound", test_ringbuf_set_errors_and_batch },
+		{ "ringbuf batch API: batch sizes (first 64, then about 1 KiB of ring, at least 8), synthetic ring", test_ringbuf_batch_sizes },
 	};
 	const int n = (int)(sizeof tests / sizeof tests[0]);
 
