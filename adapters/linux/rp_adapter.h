@@ -30,9 +30,10 @@ enum rp_adapter_flags {
  * batch callback, rp_bpf_ringbuf_map_batch): a drain's first batch takes
  * up to the array's size (RP_PERF_BATCH, RP_BPF_RINGBUF_BATCH); each later
  * one about as many records as span RP_BATCH_BYTES of the ring, given the
- * sizes of the batch before (at least one).  Measured, not derived: the
+ * sizes of the batch before (at least one; a BPF ring buffer's at least
+ * RP_BPF_RINGBUF_BATCH_MIN, rp_bpf_ringbuf.h).  Measured, not derived: the
  * same bytes in larger batches cost more per record (the payloads are read
- * after the walk has gone ahead; bench/RESULTS.md, Runs H and R). */
+ * after the walk has gone ahead; bench/RESULTS.md, Runs H, R and AB). */
 #define RP_BATCH_BYTES 1024u
 
 #ifdef __cplusplus

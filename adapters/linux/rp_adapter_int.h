@@ -23,7 +23,8 @@ static inline void rp_sat_add(uint64_t *c, uint64_t v)
 
 /* The records the next batch may take (least .. cap, 1 <= least <= cap):
  * the last batch took n records spanning bytes of the ring (bytes 0: cap);
- * about as many as span RP_BATCH_BYTES (rp_adapter.h), at least least. */
+ * about as many as span RP_BATCH_BYTES (rp_adapter.h), never fewer than
+ * least. */
 static inline uint32_t rp_batch_fit(uint32_t n, uint64_t bytes, uint32_t least, uint32_t cap)
 {
 	const uint64_t fit = bytes ? (uint64_t)n * RP_BATCH_BYTES / bytes : cap;
