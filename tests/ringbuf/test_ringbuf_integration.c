@@ -1668,37 +1668,40 @@ static void syn_rb_fill(rp_bpf_ringbuf *rb, uint8_t *cons, uint8_t *prod, uint32
 	                          b, RP_STRICT);
 }
 
-static void test_ringbuf_batch_sizes(tcase *t)
+/* One ring of count records of len payload bytes, consumed in one call:
+ * every record delivered once, in order, in batches of want[0 .. 5]. */
+static bool syn_batch_case(tcase *t, uint32_t count, uint32_t len, const uint32_t want[6])
 {
 	static _Alignas(4096) uint8_t cons[SYN_RB_PAGE];
 	static _Alignas(4096) uint8_t prod[SYN_RB_PAGE + 2u * SYN_RB_SIZE];
-	static const uint32_t small[] = { 64, 32, 32, 32, 32, 8 };
-	static const uint32_t large[] = { 64, 8, 8, 8, 8, 4 };
+	const uint64_t rec_bytes = (8u + len + 7u) & ~7u;
 	rp_bpf_ringbuf rb;
 	syn_batches b;
 	int n;
 
-	syn_rb_fill(&rb, cons, prod, 200, 24, &b);
+	syn_rb_fill(&rb, cons, prod, count, len, &b);
 	n = rp_bpf_ringbuf_consume(&rb, 0);
-	CHECK(n == 200 && !b.bad && b.next_id == 200, "32-byte records: %d delivered, bad %d", n, b.bad);
-	CHECK(b.calls == 6 && memcmp(b.sizes, small, sizeof small) == 0,
-	      "32-byte records: %u batches: %u %u %u %u %u %u", b.calls, b.sizes[0], b.sizes[1],
-	      b.sizes[2], b.sizes[3], b.sizes[4], b.sizes[5]);
-	CHECK(rp_bpf_ringbuf_consumer(&rb) == 200u * 32u, "consumer_pos %llu",
+	CHECK(n == (int)count && !b.bad && b.next_id == count, "%llu-byte records: %d delivered, bad %d",
+	      (unsigned long long)rec_bytes, n, b.bad);
+	CHECK(b.calls == 6 && memcmp(b.sizes, want, 6 * sizeof want[0]) == 0,
+	      "%llu-byte records: %u batches: %u %u %u %u %u %u", (unsigned long long)rec_bytes, b.calls,
+	      b.sizes[0], b.sizes[1], b.sizes[2], b.sizes[3], b.sizes[4], b.sizes[5]);
+	CHECK(rp_bpf_ringbuf_consumer(&rb) == count * rec_bytes, "consumer_pos %llu",
 	      (unsigned long long)rp_bpf_ringbuf_consumer(&rb));
-
-	syn_rb_fill(&rb, cons, prod, 100, 504, &b);
-	n = rp_bpf_ringbuf_consume(&rb, 0);
-	CHECK(n == 100 && !b.bad && b.next_id == 100, "512-byte records: %d delivered, bad %d", n, b.bad);
-	CHECK(b.calls == 6 && memcmp(b.sizes, large, sizeof large) == 0,
-	      "512-byte records: %u batches: %u %u %u %u %u %u", b.calls, b.sizes[0], b.sizes[1],
-	      b.sizes[2], b.sizes[3], b.sizes[4], b.sizes[5]);
-	CHECK(rp_bpf_ringbuf_consumer(&rb) == 100u * 512u, "consumer_pos %llu",
-	      (unsigned long long)rp_bpf_ringbuf_consumer(&rb));
-	CHECK(rb.stats.records == 100 && rb.stats.corrupt == 0, "stats: %llu records, %llu corrupt",
+	CHECK(rb.stats.records == count && rb.stats.corrupt == 0, "stats: %llu records, %llu corrupt",
 	      (unsigned long long)rb.stats.records, (unsigned long long)rb.stats.corrupt);
+	return true;
 out:
-	return;
+	return false;
+}
+
+static void test_ringbuf_batch_sizes(tcase *t)
+{
+	static const uint32_t small[6] = { 64, 32, 32, 32, 32, 8 };
+	static const uint32_t large[6] = { 64, 8, 8, 8, 8, 4 };
+
+	if (syn_batch_case(t, 200, 24, small))
+		syn_batch_case(t, 100, 504, large);
 }
 
 int main(int argc, char **argv)
