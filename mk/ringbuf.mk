@@ -26,7 +26,7 @@ $(RB_DIR)/%.o: tests/ringbuf/%.c
 $(RB_UNIT): $(RB_DIR)/test_ringbuf_unit.o $(RB_HELPERS) $(RB_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcmocka
 
-$(RB_ITEST): $(RB_DIR)/test_ringbuf_integration.o $(RB_LIB)
+$(RB_ITEST): $(RB_DIR)/test_ringbuf_integration.o $(RB_HELPERS) $(RB_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBBPF_LIBS) -lpthread
 
 .SECONDARY: $(RB_HELPERS) $(RB_DIR)/test_ringbuf_unit.o $(RB_DIR)/test_ringbuf_integration.o

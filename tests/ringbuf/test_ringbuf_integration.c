@@ -28,6 +28,7 @@
 
 #include "../../bpf/ringbuf_test.bpf.h"
 #include "../tap.h"
+#include "rb_builder.h"
 
 /* ---- the BPF fixture ---------------------------------------------------- */
 
@@ -1643,23 +1644,21 @@ static int syn_batch_fn(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n
 }
 
 /* Lays out count records of len payload bytes from position 0 of a fresh
- * ring (header: len word, pg_off; payload: the record's index, then 0xab),
- * binds rb to it and sets producer_pos past the last. */
+ * ring (tb_rb_put; payload: the record's index, then 0xab), binds rb to it
+ * and sets producer_pos past the last. */
 static void syn_rb_fill(rp_bpf_ringbuf *rb, uint8_t *cons, uint8_t *prod, uint32_t count,
                         uint32_t len, syn_batches *b)
 {
-	const uint32_t step = (8u + len + 7u) & ~7u;
+	static uint8_t payload[SYN_RB_SIZE];
 	uint8_t *data = prod + SYN_RB_PAGE;
 	unsigned long pos = 0;
 
 	memset(cons, 0, SYN_RB_PAGE);
 	memset(prod, 0, SYN_RB_PAGE + 2u * SYN_RB_SIZE);
-	for (uint32_t i = 0; i < count; i++, pos += step) {
-		const uint32_t pg_off = 0;
-		memcpy(data + pos, &len, 4);
-		memcpy(data + pos + 4, &pg_off, 4);
-		memset(data + pos + 8, 0xab, len);
-		memcpy(data + pos + 8, &i, 4);
+	memset(payload, 0xab, len);
+	for (uint32_t i = 0; i < count; i++) {
+		memcpy(payload, &i, 4);
+		pos += tb_rb_put(data, SYN_RB_SIZE, pos, len, payload);
 	}
 	memcpy(prod, &pos, sizeof pos);
 	memset(b, 0, sizeof *b);
