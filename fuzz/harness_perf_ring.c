@@ -53,10 +53,13 @@
  *  RP_E_OVERRUN at tail; a partial header before head, or a size past
  *  head -> RP_E_TRUNCATED; size < 8 -> RP_E_HDR_SHORT; size % 8 ->
  *  RP_E_HDR_ALIGN.
- *  Batches (drain_batch, drain_samples): 1..RP_PERF_BATCH records within the
- *  budget; a call's first batch is min(RP_PERF_BATCH, budget, the run
- *  available) (the later sizes follow RP_BATCH_BYTES: "about", not
- *  checked).
+ *  Batches (drain_batch, drain_samples): each is exactly min(fit, the budget
+ *  left, the run available: the records before the walk's end, or for
+ *  drain_samples the BPF-output samples before the next other record),
+ *  where fit is RP_PERF_BATCH for a call's first batch and after it
+ *  clamp(n * RP_BATCH_BYTES / bytes, 1, RP_PERF_BATCH) for the last batch's
+ *  n records spanning bytes of the ring (an other record between sample
+ *  batches leaves it as it was).
  *  Model simplification: after an explicit resync to a far data_head, the
  *  producer's next record is written at that position (a kernel cannot
  *  publish such a head; the bytes between are garbage the reader skipped).
@@ -152,6 +155,7 @@ static struct {
 	uint32_t budget;
 	uint32_t cur;   /* items consumed as observed (delivered, or skipped before one) */
 	uint32_t calls; /* callback invocations */
+	uint32_t fit;   /* the next batch's size limit (see Batches above) */
 	int stop_at, stop_val;
 	bool stopped;
 	uint32_t stop_cur;
@@ -368,13 +372,38 @@ static int fn_rec(void *ctx, const rp_record *rec)
 	return cb_ret();
 }
 
+/* The batch of n items about to be handed over, from item first on: its
+ * size is min(fit, the budget left, avail items), and it sets the next
+ * fit (from the model's records, not the adapter's). */
+static void check_batch_size(const char *what, uint32_t n, uint32_t first, uint32_t avail)
+{
+	const uint32_t left = !c.budget ? UINT32_MAX : c.budget > first ? c.budget - first : 0;
+
+	FZ_CHECK(first <= c.w.n && n <= c.w.n - first, "%s of %u records from item %u of %u", what, n, first,
+	         c.w.n);
+	FZ_CHECK(n == min3(c.fit, left, avail), "%s of %u records from item %u, want min(fit %u, budget %u, %u)",
+	         what, n, first, c.fit, c.budget, avail);
+	const mrec *a = &g.recs[c.w.idx[first]], *z = &g.recs[c.w.idx[first + n - 1]];
+	const uint64_t fit = (uint64_t)n * RP_BATCH_BYTES / (z->pos + z->size - a->pos);
+	c.fit = fit < 1 ? 1 : fit > RP_PERF_BATCH ? RP_PERF_BATCH : (uint32_t)fit;
+}
+
+/* The item the next expect_next hands over (skippable ones passed). */
+static uint32_t next_item(void)
+{
+	uint32_t i = c.cur;
+
+	while (i < c.w.n && skippable(i))
+		i++;
+	return i;
+}
+
 static int fn_batch(void *ctx, const rp_record *recs, uint32_t n)
 {
 	(void)ctx;
 	FZ_CHECK(n >= 1 && n <= RP_PERF_BATCH, "batch of %u", n);
-	if (c.calls == 0)
-		FZ_CHECK(n == min3(RP_PERF_BATCH, c.budget ? c.budget : UINT32_MAX, c.w.n),
-		         "first batch %u of %u records, budget %u", n, c.w.n, c.budget);
+	FZ_CHECK(!c.stopped, "batch after a callback stopped the drain");
+	check_batch_size("batch", n, c.cur, c.cur < c.w.n ? c.w.n - c.cur : 0);
 	for (uint32_t k = 0; k < n; k++)
 		check_rec(&recs[k], expect_next(-1));
 	return cb_ret();
@@ -384,13 +413,12 @@ static int fn_samples(void *ctx, const rp_bpf_sample *s, uint32_t n)
 {
 	(void)ctx;
 	FZ_CHECK(n >= 1 && n <= RP_PERF_BATCH, "sample batch of %u", n);
-	if (c.calls == 0 && c.cur == 0 && c.w.n && g.recs[c.w.idx[0]].bpf) {
-		uint32_t run = 0;
-		while (run < c.w.n && g.recs[c.w.idx[run]].bpf)
-			run++;
-		FZ_CHECK(n == min3(RP_PERF_BATCH, c.budget ? c.budget : UINT32_MAX, run),
-		         "first sample batch %u, run %u, budget %u", n, run, c.budget);
-	}
+	FZ_CHECK(!c.stopped, "sample batch after a callback stopped the drain");
+	const uint32_t first = next_item();
+	uint32_t run = 0;
+	while (first + run < c.w.n && g.recs[c.w.idx[first + run]].bpf)
+		run++;
+	check_batch_size("sample batch", n, first, run);
 	for (uint32_t k = 0; k < n; k++)
 		check_sample(&s[k], expect_next(1));
 	return cb_ret();
@@ -465,6 +493,7 @@ static void do_drain(int api, bool other, uint8_t bb, uint8_t sb)
 	c.stop_val = (1 + (sb >> 6)) * ((sb & 0x20) ? -1 : 1);
 	c.calls = 0;
 	c.cur = 0;
+	c.fit = RP_PERF_BATCH;
 	c.stopped = false;
 
 	const bool walks = model_start(&want);
