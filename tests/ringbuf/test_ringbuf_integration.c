@@ -1703,6 +1703,36 @@ static void test_ringbuf_batch_sizes(tcase *t)
 		syn_batch_case(t, 100, 504, large);
 }
 
+/* A producer_pos exactly the ring's size ahead of the consumer is sane
+ * (the kernel stops short of it, at most size - 8 ahead; a corrupted page
+ * may hold it): _avail reports the whole ring and a consume delivers every
+ * record in it, counting no corruption.  The fuzzers' model kernel never
+ * publishes it, so this pins the boundary (fuzz/README.md, adapter
+ * mutants). */
+static void test_ringbuf_full_ring(tcase *t)
+{
+	static _Alignas(4096) uint8_t cons[SYN_RB_PAGE];
+	static _Alignas(4096) uint8_t prod[SYN_RB_PAGE + 2u * SYN_RB_SIZE];
+	const uint32_t len = 56, count = SYN_RB_SIZE / 64u; /* 64-byte records fill the ring */
+	rp_bpf_ringbuf rb;
+	syn_batches b;
+	int n;
+
+	syn_rb_fill(&rb, cons, prod, count, len, &b);
+	CHECK(rp_bpf_ringbuf_producer(&rb) == SYN_RB_SIZE && rp_bpf_ringbuf_avail(&rb) == SYN_RB_SIZE,
+	      "producer %llu, avail %llu", (unsigned long long)rp_bpf_ringbuf_producer(&rb),
+	      (unsigned long long)rp_bpf_ringbuf_avail(&rb));
+	n = rp_bpf_ringbuf_consume(&rb, 0);
+	CHECK(n == (int)count && !b.bad && b.next_id == count, "%d of %u delivered, bad %d", n, count, b.bad);
+	CHECK(rp_bpf_ringbuf_consumer(&rb) == SYN_RB_SIZE && rp_bpf_ringbuf_avail(&rb) == 0 &&
+	      rb.stats.corrupt == 0 && rb.error == 0,
+	      "consumer_pos %llu, avail %llu, %llu corrupt, error %d",
+	      (unsigned long long)rp_bpf_ringbuf_consumer(&rb), (unsigned long long)rp_bpf_ringbuf_avail(&rb),
+	      (unsigned long long)rb.stats.corrupt, rb.error);
+out:
+	return;
+}
+
 int main(int argc, char **argv)
 {
 	static const tap_test tests[] = {
@@ -1723,6 +1753,7 @@ int main(int argc, char **argv)
 		{ "ringbuf strict set: a failing ring stops alone, the other drains, explicit resync", test_ringbuf_strict_set },
 		{ "ringbuf set: callback error returned, batch API, consume_ring with a bound", test_ringbuf_set_errors_and_batch },
 		{ "ringbuf batch API: batch sizes (first 64, then about 1 KiB of ring, at least 8), synthetic ring", test_ringbuf_batch_sizes },
+		{ "ringbuf: producer_pos exactly the ring's size ahead is sane, every record delivered", test_ringbuf_full_ring },
 	};
 	const int n = (int)(sizeof tests / sizeof tests[0]);
 
