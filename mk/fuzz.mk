@@ -13,7 +13,6 @@
 
 FUZZ_HARNESSES := $(sort $(patsubst fuzz/harness_%.c,%,$(wildcard fuzz/harness_*.c)))
 FUZZ_COMMON    := fuzz/fz_util.c fuzz/fz_oracle.c fuzz/ref_decoder.c
-FUZZ_CORE_DIR  ?= core
 FUZZ_CLANG     ?= clang
 FUZZ_GCC       ?= gcc
 FUZZ_AFL_CC    ?= afl-clang-fast
@@ -25,9 +24,9 @@ FUZZ_SECONDS   ?= 600
 ENGINE         ?= libfuzzer
 HARNESS        ?= ring_raw
 
-FZ_CORE_SRCS = $(sort $(wildcard $(FUZZ_CORE_DIR)/*.c))
+FZ_CORE_SRCS = $(sort $(wildcard core/*.c))
 FZ_CFLAGS    = -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wextra \
-               -I$(FUZZ_CORE_DIR) -Ifuzz
+               -Icore -Ifuzz
 FZ_SAN       = -fsanitize=address,undefined -fno-sanitize-recover=all
 # MemorySanitizer cannot share a build with ASan; it reports a branch or a
 # call on a byte nobody wrote (an output field a walk left unset on some path
@@ -56,7 +55,7 @@ ALL_TARGETS  += $(FUZZ_TOOLS)
 fz_key      = $(if $(wildcard fuzz/harness_$(1).flags),$(shell md5sum < fuzz/harness_$(1).flags | cut -c1-8),plain)
 fz_shared   = $(FUZZ_COMMON) $(FZ_CORE_SRCS) $(call fz_extra,$(1))
 fz_objs     = $(addprefix $(BUILD)/fuzz/obj/$(2)-$(call fz_key,$(1))/,$(patsubst %.c,%.o,$(call fz_shared,$(1)) $(3)))
-FZ_OBJ_DEPS = $(wildcard $(FUZZ_CORE_DIR)/*.h fuzz/*.h adapters/linux/*.h) mk/fuzz.mk
+FZ_OBJ_DEPS = $(wildcard core/*.h fuzz/*.h adapters/linux/*.h) mk/fuzz.mk
 # How each way compiles a shared object (libFuzzer's instrumentation without
 # its main, which the harness's link adds).
 FZ_WAY_libfuzzer = $(FUZZ_CLANG) $(FZ_CFLAGS) $(FZ_SAN) -fsanitize=fuzzer-no-link
