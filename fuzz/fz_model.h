@@ -84,6 +84,17 @@ static inline uint8_t *fz_mem_ring(rp_perf_ring *r, uint64_t size, uint64_t t0, 
 	return buf;
 }
 
+/* The batch rule of the adapters' batch drains (rp_adapter.h), restated:
+ * after a batch of n records spanning `bytes` of the ring, the next batch
+ * of the call takes about as many records as span RP_BATCH_BYTES, at least
+ * `least` and at most `cap` (the call's first batch: cap). */
+static inline uint32_t fz_batch_fit(uint32_t n, uint64_t bytes, uint32_t least, uint32_t cap)
+{
+	const uint64_t f = (uint64_t)n * RP_BATCH_BYTES / bytes;
+
+	return f < least ? least : f > cap ? cap : (uint32_t)f;
+}
+
 /* A forward perf record as a model producer writes it (perf_ring,
  * perf_buffer): sequence number seq (misc = seq & 0xffff, body bytes
  * fz_body_byte of seq), its real extent `size` and the size its header

@@ -28,8 +28,12 @@
  *     batch mode: every record.  Payload and samples mode: a BPF-output
  *     sample to sample_fn / samples_fn (skipped if NULL), a LOST with a count
  *     to lost_fn (skipped if NULL), anything else skipped and counted in that
- *     ring's stats.malformed.  Batches: 1..RP_PERF_BATCH records of one ring;
- *     a sample batch holds consecutive samples.  Records are skipped only by
+ *     ring's stats.malformed.  Batches: records of one ring, each batch
+ *     exactly min(fit, the run from its first record to its ring's walk end
+ *     or, for a sample batch, to the next record that is not a BPF-output
+ *     sample); fit is RP_PERF_BATCH for a ring's first batch in a drain,
+ *     then about as many records as span RP_BATCH_BYTES, from the last
+ *     batch's (fz_batch_fit).  Records are skipped only by
  *     those rules, by the default corruption policy (tail -> data_head) and
  *     by resync_ring.
  *  P2 Schedule: a drain visits the rings it owes, one at a time, each drained
@@ -193,6 +197,8 @@ static struct {
 	int write_at;
 	uint8_t wspec[8];
 	uint32_t nw;
+	uint32_t fit;       /* the next batch's size limit (check_batch_size) */
+	uint32_t fit_visit; /* the visit fit belongs to */
 } d;
 
 /* ---- the kernel ----------------------------------------------------------- */
@@ -315,6 +321,7 @@ static void start_drain(int caller, uint32_t only)
 	d.nx = d.nvisit = d.cur = d.calls = 0;
 	d.stopped = false;
 	d.stop_cur = 0;
+	d.fit_visit = UINT32_MAX;
 	if (caller == D_RING) {
 		walk_ring(only);
 		return;
@@ -519,12 +526,48 @@ static int fn_lost(void *ctx, int cpu, uint64_t lost)
 	return cb_ret(ri);
 }
 
+/* The visit (one ring's drain in this call) that item i belongs to. */
+static uint32_t visit_of(uint32_t i)
+{
+	for (uint32_t v = 0; v < d.nvisit; v++)
+		if (i >= d.vbeg[v] && i < d.vend[v])
+			return v;
+	FZ_CHECK(0, "batch at item %u, in no ring's walk (%u items)", i, d.nx);
+	return 0;
+}
+
+/* A batch of n records from item first on: it holds min(fit, the records
+ * of the run that starts there), the run ending at its ring's walk end or,
+ * for sample batches, at the next record that is not a BPF-output sample.
+ * fit is RP_PERF_BATCH for a ring's first batch in the call (each visit
+ * is one drain of that ring, without a budget), then fz_batch_fit of the
+ * last batch's records. */
+static void check_batch_size(const char *what, uint32_t n, uint32_t first, bool samples)
+{
+	const uint32_t v = visit_of(first);
+	uint32_t run = 0;
+
+	if (v != d.fit_visit) {
+		d.fit_visit = v;
+		d.fit = RP_PERF_BATCH;
+	}
+	while (first + run < d.vend[v] && (!samples || d.x[first + run].kind == K_SAMPLE))
+		run++;
+	FZ_CHECK(n == (d.fit < run ? d.fit : run), "ring %u: %s of %u records from item %u, want min(fit %u, %u)",
+	         d.visit[v], what, n, first, d.fit, run);
+	const mring *m = &g.r[d.visit[v]];
+	const fz_perf_rec *a = &m->recs[d.x[first].rec], *z = &m->recs[d.x[first + n - 1].rec];
+	d.fit = fz_batch_fit(n, z->pos + z->size - a->pos, 1, RP_PERF_BATCH);
+}
+
 static int fn_batch(void *ctx, int cpu, const rp_record *recs, uint32_t n)
 {
 	const uint32_t ri = ring_of(cpu);
 
 	FZ_CHECK(ctx == &g, "batch fn: ctx %p", ctx);
 	FZ_CHECK(n >= 1 && n <= RP_PERF_BATCH, "batch of %u", n);
+	FZ_CHECK(d.active && !d.stopped && d.cur < d.nx, "batch outside a drain, after a stop or past its end");
+	check_batch_size("batch", n, d.cur, false);
 	for (uint32_t k = 0; k < n; k++)
 		check_rec(ri, &recs[k], expect(ri, K_REC, false));
 	return cb_ret(ri);
@@ -536,6 +579,11 @@ static int fn_samples(void *ctx, int cpu, const rp_bpf_sample *s, uint32_t n)
 
 	FZ_CHECK(ctx == &g, "samples fn: ctx %p", ctx);
 	FZ_CHECK(n >= 1 && n <= RP_PERF_BATCH, "sample batch of %u", n);
+	uint32_t first = d.cur; /* the item expect hands over first (skipped ones passed) */
+	while (first < d.nx && !deliverable(d.x[first].kind))
+		first++;
+	FZ_CHECK(d.active && !d.stopped && first < d.nx, "sample batch outside a drain, after a stop or past its end");
+	check_batch_size("sample batch", n, first, true);
 	for (uint32_t k = 0; k < n; k++) {
 		const fz_perf_rec *m = expect(ri, K_SAMPLE, k == 0);
 		FZ_CHECK(s[k].pos == m->pos && s[k].size == m->size, "seq %u: sample at %" PRIu64 "/%u", m->seq,

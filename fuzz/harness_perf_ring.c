@@ -384,8 +384,7 @@ static void check_batch_size(const char *what, uint32_t n, uint32_t first, uint3
 	FZ_CHECK(n == min3(c.fit, left, avail), "%s of %u records from item %u, want min(fit %u, budget %u, %u)",
 	         what, n, first, c.fit, c.budget, avail);
 	const mrec *a = &g.recs[c.w.idx[first]], *z = &g.recs[c.w.idx[first + n - 1]];
-	const uint64_t fit = (uint64_t)n * RP_BATCH_BYTES / (z->pos + z->size - a->pos);
-	c.fit = fit < 1 ? 1 : fit > RP_PERF_BATCH ? RP_PERF_BATCH : (uint32_t)fit;
+	c.fit = fz_batch_fit(n, z->pos + z->size - a->pos, 1, RP_PERF_BATCH);
 }
 
 /* The item the next expect_next hands over (skippable ones passed). */

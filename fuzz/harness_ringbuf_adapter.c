@@ -578,12 +578,8 @@ static void do_consume(uint8_t bb, uint8_t sb, uint8_t x, const spec *sp)
 			}
 			if (g.batch && nb && script_call(nb))
 				stopped = true;
-			if (g.batch && nb) {
-				/* the next batch's size, from this one's records */
-				const uint64_t f = (uint64_t)nb * RP_BATCH_BYTES / nbytes;
-				unit = f < RP_BPF_RINGBUF_BATCH_MIN ? RP_BPF_RINGBUF_BATCH_MIN :
-				       f > RP_BPF_RINGBUF_BATCH ? RP_BPF_RINGBUF_BATCH : (uint32_t)f;
-			}
+			if (g.batch && nb) /* the next batch's size, from this one's records */
+				unit = fz_batch_fit(nb, nbytes, RP_BPF_RINGBUF_BATCH_MIN, RP_BPF_RINGBUF_BATCH);
 			d += nb;
 			model_next();
 			model_publish();
