@@ -21,7 +21,7 @@ stop_under() {
   local root=$1 stat line pid
   local -A kids=()
   for stat in /proc/[0-9]*/stat; do
-    read -r line < "$stat" 2>/dev/null || continue
+    read -r line 2>/dev/null < "$stat" || continue
     pid=${stat#/proc/}; pid=${pid%/stat}
     line=${line##*) }          # after the command name, which may hold spaces
     set -- $line               # state, ppid, ...
