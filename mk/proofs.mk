@@ -4,10 +4,11 @@
 #   make proofs-cache        proofs-full, then rewrite proofs/cache.json from it
 #   make proof FCT=f[,g]     one function (and its smoke tests), for the edit-prove loop
 #   make proofs-mutants      each proofs/mutants/*.mut must make the proof fail
+#   make proofs-mutants-cache    proofs-mutants with no stored mutant result, then rewrite proofs/mutants-cache.json
 #   make proofs-mutants-control  each mutant's selection and budget must prove the unmutated code
 # (suites proofs and proofs-mutants: mk/suites.mk)
 
-.PHONY: proofs proofs-full proofs-cache proof proofs-mutants proofs-mutants-control
+.PHONY: proofs proofs-full proofs-cache proof proofs-mutants proofs-mutants-cache proofs-mutants-control
 proofs:
 	@bash proofs/run.sh
 
@@ -23,6 +24,9 @@ proof:
 
 proofs-mutants:
 	@bash proofs/mutants.sh
+
+proofs-mutants-cache:
+	@RP_MUTANT_CACHE=none RP_MUTANT_CACHE_SAVE=1 bash proofs/mutants.sh
 
 proofs-mutants-control:
 	@RP_MUTANT_CONTROL=1 RP_MUTANT_DIR=$(BUILD)/proofs-mutants-control bash proofs/mutants.sh

@@ -15,17 +15,20 @@
 # WP writes '"verdict": "valid"', jq '"verdict":"valid"': the patterns
 # below match both.
 
-# cache_seed DIR JSON: DIR emptied, then one file per entry of JSON; the
-# failures without a step count are dropped.  One awk writes the files (a
-# shell loop took 1.3 s for 5,500 entries, once per proof mutant; awk 0.3).
-# A key is an MD5 in hex and tojson escapes tabs, so each line splits in two.
+# cache_seed DIR JSON...: DIR emptied, then one file per entry of each JSON
+# (a key in two: the later file's); the failures without a step count are
+# dropped.  One awk writes the files (a shell loop took 1.3 s for 5,500
+# entries, once per proof mutant; awk 0.3).  A key is an MD5 in hex and
+# tojson escapes tabs, so each line splits in two.
 cache_seed() {
-  rm -rf "$1"; mkdir -p "$1"
-  if [ -s "$2" ]; then
-    jq -r 'to_entries[] | "\(.key)\t\(.value | tojson)"' "$2" |
-      awk -F'\t' -v d="$1" '{ f = d "/" $1 ".json"; print $2 > f; close(f) }'
-  fi
-  cache_limitless "$1" | xargs -r rm -f
+  local d=$1 j; shift
+  rm -rf "$d"; mkdir -p "$d"
+  for j in "$@"; do
+    [ -s "$j" ] || continue
+    jq -r 'to_entries[] | "\(.key)\t\(.value | tojson)"' "$j" |
+      awk -F'\t' -v d="$d" '{ f = d "/" $1 ".json"; print $2 > f; close(f) }'
+  done
+  cache_limitless "$d" | xargs -r rm -f
 }
 
 # cache_limitless DIR: the files of the stored failures without a step count.
@@ -47,9 +50,13 @@ cache_mark() {
   done
 }
 
-# cache_save DIR JSON: every file of DIR into JSON, sorted by key.
+# cache_save DIR JSON [BASE]: every file of DIR into JSON, sorted by key;
+# with BASE (a stored cache), only the entries whose key BASE does not hold.
 cache_save() {
+  local skip=/dev/null
+  [ -z "${3:-}" ] || skip=$3
   (cd "$1" && for f in *.json; do printf '%s\t' "${f%.json}"; tr -d '\n' < "$f"; echo; done) |
-    sort | jq -R -s 'split("\n") | map(select(length > 0) | split("\t") | {key: .[0], value: (.[1] | fromjson)}) | from_entries' \
+    sort | jq -R -s --slurpfile base <(if [ -s "$skip" ]; then cat "$skip"; else echo '{}'; fi) \
+      'split("\n") | map(select(length > 0) | split("\t") | select($base[0][.[0]] == null) | {key: .[0], value: (.[1] | fromjson)}) | from_entries' \
     > "$2"
 }

@@ -25,6 +25,17 @@
 # 50,000; the others carry their own "# steps:".  make proofs-mutants-control
 # (RP_MUTANT_CONTROL=1) checks it: every selection, with its budget, proves
 # the unmutated code.
+#
+# The mutants' own results are stored too, in proofs/mutants-cache.json
+# (make proofs-mutants-cache: every mutant proved afresh from
+# proofs/cache.json alone, then the results of the tasks cache.json does
+# not hold saved; only when every mutant is caught).  A mutant's goal is a
+# task like any other, keyed by an MD5 of its exact prover input: a stored
+# step-out replays only for that same task at a budget no larger than the
+# one it ran out of (proofs/cache.sh), what the provers, which are bounded
+# by steps and not by time, would answer again.  A change to the core or
+# to a mutant that changes a goal makes a new task, proved afresh, and
+# RP_MUTANT_CACHE=none ignores the stored results.
 set -u
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -39,6 +50,13 @@ if [ ! -s "$conf" ]; then
   why3 config detect -C "$conf" >/dev/null 2>&1 || { echo "proof mutants: why3 config detect failed"; exit 1; }
   cat proofs/why3-cvc5.conf >> "$conf"
 fi
+# Without proofs/wp_poll.ml: the 4 mutant processes fill each other's waits
+# (65 mutants with it 558 s, without 546 s).
+export RP_WP_POLL=${RP_WP_POLL:-off}
+# The mutants' stored results (above), seeded after proofs/cache.json.
+extra=proofs/mutants-cache.json
+[ "${RP_MUTANT_CACHE:-}" != none ] || extra=
+save=${RP_MUTANT_CACHE_SAVE:-0}
 pass=0; fail=0
 # RP_MUTANT_CONTROL=1: run every mutant's selection and budget on the
 # unmutated code instead; each must prove all its goals (a catch then owes
@@ -75,12 +93,15 @@ PY
   fi
   t0=$(date +%s)
   budget=${budget:-${RP_MUTANT_STEPS:-100000}}
-  (cd "$dir" && env -u RP_RESULTS RP_WP_FCT=$fct RP_WP_EXTRA="$wpx" RP_NO_SMOKE=1 \
+  (cd "$dir" && env -u RP_RESULTS RP_WP_FCT=$fct RP_WP_EXTRA="$wpx" RP_NO_SMOKE=1 RP_PROOF_CACHE_EXTRA=$extra \
      RP_STEPS=$budget RP_STEPS_FAST=$budget RP_PROOF_JOBS=1 \
      RP_PROOF_DIR=out RP_WHY3CONF=$conf bash proofs/run.sh > out.log 2>&1)
   total=$(jq '.total // 0' "$dir/out/summary.json" 2>/dev/null || echo 0)
   valid=$(jq '.proved // 0' "$dir/out/summary.json" 2>/dev/null || echo 0)
   secs=$(( $(date +%s) - t0 ))
+  # the prover results no stored cache held (the provers ran for them)
+  fresh=$(( $(jq '.cache_after // 0' "$dir/out/summary.json" 2>/dev/null || echo 0) - $(jq '.cache_seeded // 0' "$dir/out/summary.json" 2>/dev/null || echo 0) ))
+  echo "$fresh" > "$dir/fresh"
   if [ "$control" = 1 ]; then
     if [ "$total" -gt 0 ] && [ "$valid" = "$total" ]; then
       printf '%s\n%s\n' "PASS control-$name" "     ($fct) unmutated: $valid of $total goals proved in $secs s" > "$dir/verdict"
@@ -88,7 +109,7 @@ PY
       echo "FAIL control-$name: the unmutated selection proves $valid of $total goals (see $dir/out.log)" > "$dir/verdict"
     fi
   elif [ "$total" -gt 0 ] && [ "$valid" -lt "$total" ]; then
-    printf '%s\n%s\n' "PASS mutant-$name" "     ($fct) caught in $secs s: $valid of $total goals proved" > "$dir/verdict"
+    printf '%s\n%s\n' "PASS mutant-$name" "     ($fct) caught in $secs s: $valid of $total goals proved, $fresh new prover results" > "$dir/verdict"
   elif [ "$total" = 0 ]; then
     echo "FAIL mutant-$name: the proof did not run (see $dir/out.log)" > "$dir/verdict"
   else
@@ -108,4 +129,20 @@ for m in proofs/mutants/*.mut; do
 done
 if [ "$control" = 1 ]; then echo "proof mutant controls: $pass prove unmutated, $fail do not"
 else echo "proof mutants: $pass caught, $fail not caught"; fi
+fresh=$(cat "$scratch"/*/fresh 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+[ "$fresh" = 0 ] || [ "$save" = 1 ] ||
+  echo "proof mutants: the provers ran for $fresh results the stored caches did not hold (make proofs-mutants-cache stores them)"
+if [ "$save" = 1 ] && [ "$control" = 0 ]; then
+  [ $fail = 0 ] || { echo "proof mutants: not saving the results of a run that missed a mutant"; exit 1; }
+  # every mutant's results but those seeded from proofs/cache.json
+  . proofs/cache.sh
+  jq -r 'keys[]' proofs/cache.json | sed 's/$/.json/' | sort > "$scratch/base.keys"
+  mkdir -p "$scratch/all-cache"
+  for m in proofs/mutants/*.mut; do
+    c=$scratch/$(basename "$m" .mut)/out/cache
+    ls "$c" | sort | comm -23 - "$scratch/base.keys" | sed "s|^|$c/|" | xargs -r cp -t "$scratch/all-cache/"
+  done
+  cache_save "$scratch/all-cache" proofs/mutants-cache.json proofs/cache.json
+  echo "proof mutants: wrote $(jq length proofs/mutants-cache.json) results to proofs/mutants-cache.json"
+fi
 [ $fail = 0 ]

@@ -35,7 +35,7 @@
 # Environment: RP_WP_FCT=f1,f2 (only those functions), RP_PROOF_DIR
 # (output), RP_WP_EXTRA (more WP options), RP_NO_SMOKE=1, RP_STEPS,
 # RP_STEPS_FAST, RP_SMOKE_STEPS, RP_WP_PAR (provers per process),
-# RP_PROOF_JOBS.
+# RP_PROOF_JOBS, RP_WP_POLL (below).
 # Fails unless every goal is proved, every smoke test passes, the trusted
 # base equals proofs/trusted-base.txt, and core/ holds no admit or axiom.
 set -u
@@ -84,11 +84,29 @@ export WHY3CONFIG=$conf
 # (its rules: proofs/cache.sh).
 . proofs/cache.sh
 cache=$out/cache
-if [ "${RP_PROOF_CACHE:-}" != none ]; then cache_seed "$cache" proofs/cache.json; else cache_seed "$cache" /dev/null; fi
+# RP_PROOF_CACHE_EXTRA: another stored cache seeded after it (the proof
+# mutants' results, proofs/mutants-cache.json).
+if [ "${RP_PROOF_CACHE:-}" != none ]; then cache_seed "$cache" proofs/cache.json ${RP_PROOF_CACHE_EXTRA:-}; else cache_seed "$cache"; fi
 mark_failures() { cache_mark "$cache" "$1"; }
 seeded=$(ls "$cache" | wc -l)
 
-common=(-machdep x86_64 -cpp-extra-args="-Icore" -wp -wp-rte
+# WP's job scheduler polled every 10 ms instead of 50 (proofs/wp_poll.ml),
+# in a run of some functions (make proof FCT=...), whose few processes wait
+# on the polls; a full run's 8 processes fill each other's waits, and there
+# the polls cost CPU.  RP_WP_POLL=on|off forces it either way.
+. proofs/wp_poll.sh
+poll=()
+case ${RP_WP_POLL:-auto} in
+  off) ;;
+  on|auto)
+    if [ "${RP_WP_POLL:-auto}" = on ] || [ -n "${RP_WP_FCT:-}" ]; then
+      m=$(wp_poll_build "$out/wp_poll") && poll=(-load-module "$m") ||
+        echo "proofs: running without proofs/wp_poll.ml (slower, the same verdict)"
+    fi ;;
+  *) echo "proofs: RP_WP_POLL=$RP_WP_POLL (on, off or auto)"; exit 2 ;;
+esac
+
+common=("${poll[@]}" -machdep x86_64 -cpp-extra-args="-Icore" -wp -wp-rte
   -warn-unsigned-overflow -warn-unsigned-downcast -warn-signed-overflow -warn-signed-downcast
   -wp-definitions-terminate -wp-split -wp-par "$par" -wp-status-all
   -wp-prover cvc4,cvc5 -wp-timeout "$safety" -wp-cache update -wp-cache-dir "$cache")

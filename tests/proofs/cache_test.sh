@@ -48,4 +48,27 @@ for f in "$c"/*.json; do same_json "$f" "$t/again/$(basename "$f")" || ok=false;
 check "save then seed: every entry comes back unchanged" $ok
 check "save then seed: nothing more" test "$(ls "$t/again" | wc -l)" = "$(ls "$c" | wc -l)"
 
+# Two stored caches seeded together (the proof mutants: proofs/cache.json,
+# then proofs/mutants-cache.json): the entries of both, the later file's
+# where a key is in both.
+cat > "$t/extra.json" <<'J'
+{"a1":{"prover":"CVC4:1.8","verdict":"stepout","steps":450000,"time":9.1},
+ "m0":{"prover":"CVC4:1.8","verdict":"stepout","steps":100000,"time":3.2},
+ "m1":{"prover":"CVC5:1.0.3","verdict":"unknown","time":0.4}}
+J
+cache_seed "$t/two" "$t/stored.json" "$t/extra.json"
+check "seed of two: the second file's entries too" test -s "$t/two/m0.json"
+check "seed of two: the later file's entry where both hold a key" \
+  test "$(jq -c .steps "$t/two/a1.json")" = 450000
+check "seed of two: the first file's others kept" test -s "$t/two/a0.json" -a -s "$t/two/a3.json"
+check "seed of two: a failure without a step count dropped from either" test ! -e "$t/two/m1.json" -a ! -e "$t/two/a2.json"
+check "seed of two: nothing else" test "$(ls "$t/two" | wc -l)" = 5
+# Saved against a base: only the keys the base does not hold.
+cache_save "$t/two" "$t/new.json" "$t/stored.json"
+check "save against a base: only the keys the base lacks" test "$(jq -c 'keys' "$t/new.json")" = '["m0"]'
+same_json <(jq .m0 "$t/new.json") "$t/two/m0.json"
+check "save against a base: the entry unchanged" test $? = 0
+cache_save "$t/two" "$t/all.json" ""
+check "save with an empty base argument: every entry" test "$(jq length "$t/all.json")" = 5
+
 tap_end
