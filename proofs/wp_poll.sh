@@ -1,4 +1,4 @@
-# Builds proofs/wp_poll.ml (sourced by proofs/run.sh and proofs/mutants.sh).
+# Builds proofs/wp_poll.ml (sourced by proofs/run.sh).
 # wp_poll_build DIR: compiles it in DIR with the OCaml compiler Frama-C's
 # Debian package brings (ocamlopt), checks that Frama-C loads it, and
 # prints the module's path; prints a reason on stderr and fails otherwise
