@@ -50,19 +50,29 @@ if [ ! -s "$conf" ]; then
   why3 config detect -C "$conf" >/dev/null 2>&1 || { echo "proof mutants: why3 config detect failed"; exit 1; }
   cat proofs/why3-cvc5.conf >> "$conf"
 fi
-# Without proofs/wp_poll.ml: the 4 mutant processes fill each other's waits
-# (the 65 mutants took 546 s without it, 558 s with a 2 ms poll).
+# Without proofs/wp_poll.ml: the mutant processes fill each other's waits
+# (the 65 mutants, 4 at a time, took 546 s without it, 558 s with a 2 ms poll).
 export RP_WP_POLL=${RP_WP_POLL:-off}
-# The mutants' stored results (above), seeded after proofs/cache.json.
+# The stored results, proofs/cache.json's and the mutants' own (above),
+# seeded once and linked into each mutant's cache (proofs/cache.sh:
+# cache_share, cache_link; seeding each mutant's took 0.9 s).  A step-out
+# below the smallest budget a mutant has would be proved again anyway.
 extra=proofs/mutants-cache.json
 [ "${RP_MUTANT_CACHE:-}" != none ] || extra=
+. proofs/cache.sh
+least=$( { echo "${RP_MUTANT_STEPS:-100000}"; sed -n 's/^# steps: //p' proofs/mutants/*.mut; } | sort -n | head -1)
+shared=$(cd "$scratch" && pwd)/cache
+cache_share "$shared" "$least" proofs/cache.json $extra
 save=${RP_MUTANT_CACHE_SAVE:-0}
 pass=0; fail=0
 # RP_MUTANT_CONTROL=1: run every mutant's selection and budget on the
 # unmutated code instead; each must prove all its goals (a catch then owes
 # nothing to a budget or a selection that fails without the mutant).
 control=${RP_MUTANT_CONTROL:-0}
-jobs=${RP_MUTANT_JOBS:-4}   # mutants proved side by side (one Frama-C process each; WP leaves a core idle much of the time)
+# Mutants proved side by side, one Frama-C process each: WP sleeps between
+# polls of its jobs, so a process leaves its core idle much of the time (the
+# 65 mutants on 2 cores: 4 at a time 294 s, 6 or 8 at a time 248 s).
+jobs=${RP_MUTANT_JOBS:-6}
 note() { [ -n "${RP_RESULTS:-}" ] && echo "$1" >> "$RP_RESULTS"; echo "$1"; }
 # One mutant: writes its verdict line (and a detail line) to $dir/verdict.
 one_mutant() {
@@ -93,7 +103,7 @@ PY
   fi
   t0=$(date +%s)
   budget=${budget:-${RP_MUTANT_STEPS:-100000}}
-  (cd "$dir" && env -u RP_RESULTS RP_WP_FCT=$fct RP_WP_EXTRA="$wpx" RP_NO_SMOKE=1 RP_PROOF_CACHE_EXTRA=$extra \
+  (cd "$dir" && env -u RP_RESULTS RP_WP_FCT=$fct RP_WP_EXTRA="$wpx" RP_NO_SMOKE=1 RP_PROOF_CACHE_SHARED=$shared \
      RP_STEPS=$budget RP_STEPS_FAST=$budget RP_PROOF_JOBS=1 \
      RP_PROOF_DIR=out RP_WHY3CONF=$conf bash proofs/run.sh > out.log 2>&1)
   total=$(jq '.total // 0' "$dir/out/summary.json" 2>/dev/null || echo 0)
@@ -135,7 +145,6 @@ fresh=$(cat "$scratch"/*/fresh 2>/dev/null | awk '{ s += $1 } END { print s + 0 
 if [ "$save" = 1 ] && [ "$control" = 0 ]; then
   [ $fail = 0 ] || { echo "proof mutants: not saving the results of a run that missed a mutant"; exit 1; }
   # every mutant's results but those seeded from proofs/cache.json
-  . proofs/cache.sh
   jq -r 'keys[]' proofs/cache.json | sed 's/$/.json/' | sort > "$scratch/base.keys"
   mkdir -p "$scratch/all-cache"
   for m in proofs/mutants/*.mut; do

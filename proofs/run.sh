@@ -84,9 +84,11 @@ export WHY3CONFIG=$conf
 # (its rules: proofs/cache.sh).
 . proofs/cache.sh
 cache=$out/cache
-# RP_PROOF_CACHE_EXTRA: another stored cache seeded after it (the proof
-# mutants' results, proofs/mutants-cache.json).
-if [ "${RP_PROOF_CACHE:-}" != none ]; then cache_seed "$cache" proofs/cache.json ${RP_PROOF_CACHE_EXTRA:-}; else cache_seed "$cache"; fi
+# RP_PROOF_CACHE_SHARED: a directory cache_share seeded instead, linked
+# (the proof mutants: proofs/cache.json and proofs/mutants-cache.json,
+# seeded once for all of them).
+if [ -n "${RP_PROOF_CACHE_SHARED:-}" ]; then cache_link "$cache" "$RP_PROOF_CACHE_SHARED"
+elif [ "${RP_PROOF_CACHE:-}" != none ]; then cache_seed "$cache" proofs/cache.json; else cache_seed "$cache"; fi
 mark_failures() { cache_mark "$cache" "$1"; }
 seeded=$(ls "$cache" | wc -l)
 

@@ -71,4 +71,31 @@ check "save against a base: the entry unchanged" test $? = 0
 cache_save "$t/two" "$t/all.json" ""
 check "save with an empty base argument: every entry" test "$(jq length "$t/all.json")" = 5
 
+# Seeded once for many runs (the proof mutants), then linked into each.
+s=$t/shared
+cache_share "$s" 100000 "$t/stored.json" "$t/extra.json"
+check "share: the proofs apart" test "$(ls "$s/proved")" = "$(printf '%s\n' a0.json a3.json)"
+check "share: the failures with at least the least budget apart, the others dropped" \
+  test "$(ls "$s/other")" = "$(printf '%s\n' a1.json a4.json m0.json)"
+check "share: nothing else" test "$(ls "$s")" = "$(printf '%s\n' other proved)"
+cache_share "$t/shared1" 100000 "$t/stored.json"
+check "share: a step-out below the least budget dropped" test ! -e "$t/shared1/other/a1.json" -a -s "$t/shared1/other/a4.json"
+same_json "$s/other/a1.json" "$t/two/a1.json"
+check "share: the later file's entry where both hold a key" test $? = 0
+l=$t/linked
+mkdir -p "$l"; echo stale > "$l/old.json"
+cache_link "$l" "$s"
+check "link: every shared entry, nothing else" test "$(ls "$l")" = "$(printf '%s\n' a0.json a1.json a3.json a4.json m0.json)"
+check "link: a proof is the shared file itself" test "$l/a0.json" -ef "$s/proved/a0.json" -a "$l/a3.json" -ef "$s/proved/a3.json"
+check "link: a failure is a copy" test ! "$l/a1.json" -ef "$s/other/a1.json" -a ! "$l/m0.json" -ef "$s/other/m0.json"
+same_json "$l/m0.json" "$s/other/m0.json"
+check "link: a copy has the shared entry's content" test $? = 0
+cp "$s/other/m0.json" "$t/m0.before"
+# what WP does after proving a step-out's task again: rewrites the file in place
+printf '%s\n' '{ "prover": "CVC4:1.8", "verdict": "valid", "time": 4.0, "steps": 180000 }' > "$l/m0.json"
+printf '%s\n' '{ "prover": "CVC5:1.0.3", "verdict": "unknown", "time": 0.5 }' > "$l/n0.json"
+cache_mark "$l" 100000
+unchanged() { cmp -s "$s/other/m0.json" "$t/m0.before" && [ "$(ls "$s/proved" "$s/other" | grep -c json)" = 5 ]; }
+check "link: a rewritten copy and a mark leave the shared cache as it was" unchanged
+
 tap_end
