@@ -52,12 +52,15 @@ fz_run() {
     return 0
   fi
   # AFL++: persistent mode, shared-memory test cases (fuzz/afl_driver.c)
-  local in=$work/afl-in o=$work/afl-out f n=0
+  # The seed directories copied whole, one cp each (AFL++ reads -i
+  # recursively; a cp per file took 2.3 s for perf_buffer's 374 seeds, one
+  # per directory 0.04 s).
+  local in=$work/afl-in o=$work/afl-out d n=0
   rm -rf "$in" "$o"; mkdir -p "$in"
   for d in "${seeds[@]}" "$out"; do
-    for f in "$d"/*; do [ -f "$f" ] && cp "$f" "$in/s$((n += 1))"; done
+    [ -n "$(ls -A "$d" 2>/dev/null)" ] && cp -r "$d" "$in/$((n += 1))"
   done
-  [ $n = 0 ] && printf 'seed' > "$in/s0"
+  [ -n "$(find "$in" -type f -print -quit)" ] || printf 'seed' > "$in/s0"
   AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 \
   AFL_NO_WARN_INSTABILITY=1 AFL_QUIET=1 \
     timeout -k 5 $((secs + 120)) afl-fuzz -i "$in" -o "$o" -V "$secs" -m none -t 2000 -x "$dict" \
