@@ -71,7 +71,7 @@ pass=0; fail=0
 control=${RP_MUTANT_CONTROL:-0}
 # Mutants proved side by side, one Frama-C process each: WP sleeps between
 # polls of its jobs, so a process leaves its core idle much of the time (the
-# 65 mutants on 2 cores: 4 at a time 294 s, 6 or 8 at a time 248 s).
+# 65 mutants on 2 cores: 4 at a time 294 s, 6 at a time 248 s, 8 at a time 249 s).
 jobs=${RP_MUTANT_JOBS:-6}
 note() { [ -n "${RP_RESULTS:-}" ] && echo "$1" >> "$RP_RESULTS"; echo "$1"; }
 # One mutant: writes its verdict line (and a detail line) to $dir/verdict.
