@@ -52,7 +52,7 @@ rp_status rp_sample_id_parse(const rp_sample_layout *L, rp_span body, rp_sample_
  * does not fit.  The fields go to a local and *o is stored once, after the
  * last one: each take's precondition (its out valid and apart from the
  * cursor and the span) is then trivial, where a field of *o cost goals per
- * call and path, 14-26 % of each parser's (parse_mmap2's hardest goal:
+ * call and path, 14-32 % of each parser's (parse_mmap2's hardest goal:
  * 459,836 steps with writes through o, 62,249 with the local).  parse_read
  * keeps its writes through o: with a local, cvc4 ran for 15 minutes on its
  * READ view carried across the copy (proofs/README.md). */
