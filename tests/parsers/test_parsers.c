@@ -77,6 +77,24 @@ static void test_layout_counts(void **state)
 	assert_int_equal(L.id_size, 48);
 	L = layout(RP_SAMPLE_TID, 0, 0, 0, 0, false);
 	assert_int_equal(L.id_size, 0);
+
+	/* each trailer field counts 8 bytes whatever other bits are set, above
+	 * it or below: bits 0..23 are every bit but WEIGHT_STRUCT */
+	static const uint64_t trailer[6] = { RP_SAMPLE_TID, RP_SAMPLE_TIME, RP_SAMPLE_ID,
+	                                     RP_SAMPLE_STREAM_ID, RP_SAMPLE_CPU,
+	                                     RP_SAMPLE_IDENTIFIER };
+	const uint64_t every = (1ull << 24) - 1;
+	uint64_t others = every;
+	for (unsigned i = 0; i < 6; i++)
+		others &= ~trailer[i];
+	for (unsigned i = 0; i < 6; i++) {
+		L = layout(others | trailer[i], 0, 0, 0, 0, true);
+		assert_int_equal(L.id_size, 8);
+	}
+	L = layout(every, 0, 0, 0, 0, true);
+	assert_int_equal(L.id_size, 48);
+	L = layout(others, 0, 0, 0, 0, true);
+	assert_int_equal(L.id_size, 0);
 }
 
 /* ---- the full sample: every field but WEIGHT_STRUCT (24 fields) ---- */
