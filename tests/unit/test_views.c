@@ -130,27 +130,34 @@ static void bpf_output_wraps(void **state)
 	rb_free(&r);
 }
 
-/* A hand-made body whose u32 raw size is itself split 2 + 2 across slices. */
+/* Hand-made bodies of 16 bytes (raw size 12) split across two slices at
+ * every offset, each slice its own allocation of exactly its size, so that
+ * a load past either is an out-of-bounds read under ASan and valgrind: the
+ * u32 raw size itself split 1 + 3, 2 + 2 or 3 + 1, the payload starting in
+ * the second slice or crossing into it. */
 static void bpf_output_size_word_split(void **state)
 {
 	(void)state;
-	uint8_t *a = malloc(2), *b = malloc(14);
-	assert_non_null(a);
-	assert_non_null(b);
 	uint8_t body[16];
 	rb_le32(body, 12);
 	rb_pattern(body + 4, 12, 33);
-	memcpy(a, body, 2);
-	memcpy(b, body + 2, 14);
-	rp_record rec = { .pos = 0, .type = RP_RECORD_SAMPLE, .misc = 0, .size = 24,
-	                  .body = { .p0 = a, .p1 = b, .n0 = 2, .n1 = 14 } };
-	rp_bpf_output out;
-	memset(&out, CANARY_BYTE, sizeof out); /* unwritten fields show */
-	assert_int_equal(rp_bpf_output_view(&rec, &out), RP_OK);
-	assert_int_equal(out.raw_size, 12);
-	assert_span_bytes(out.data, body + 4, 12);
-	free(a);
-	free(b);
+	for (uint32_t n0 = 1; n0 < 16; n0++) {
+		uint8_t *a = malloc(n0), *b = malloc(16 - n0);
+		assert_non_null(a);
+		assert_non_null(b);
+		memcpy(a, body, n0);
+		memcpy(b, body + n0, 16 - n0);
+		rp_record rec = { .pos = 0, .type = RP_RECORD_SAMPLE, .misc = 0, .size = 24,
+		                  .body = { .p0 = a, .p1 = b, .n0 = n0, .n1 = 16 - n0 } };
+		rp_bpf_output out;
+		memset(&out, CANARY_BYTE, sizeof out); /* unwritten fields show */
+		assert_int_equal(rp_bpf_output_view(&rec, &out), RP_OK);
+		assert_int_equal(out.raw_size, 12);
+		assert_int_equal(out.data.n0 + out.data.n1, 12);
+		assert_span_bytes(out.data, body + 4, 12);
+		free(a);
+		free(b);
+	}
 }
 
 static void bpf_output_wrong_type(void **state)
