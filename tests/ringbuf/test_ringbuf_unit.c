@@ -520,6 +520,30 @@ static void rb_iter_walk(void **state)
 	assert_int_equal(rp_rb_iter_next(&it, &rec), RP_EMPTY);
 }
 
+/* The iterator's limit (rp_ringbuf.h): its offset plus the room, rounded
+ * down to 8, that rp_rb_room_at measures, from its definition: the bytes
+ * from the position that are published (before producer), before the ring
+ * end and before 2^64; 0 where the position or producer is not aligned or
+ * producer is more than a ring ahead.  After rp_rb_iter_init and after every
+ * step that succeeds the iterator holds exactly that (a step within it
+ * leaves the limit, a step by the full decoder measures afresh).  Less would
+ * still decode every record, sending those the common path could take to
+ * the full decoder: only slower, so no other check sees it. */
+static void assert_limit(const rp_rb_iter *it)
+{
+	const uint64_t c = rp_rb_iter_consumer(it);
+	const uint64_t ahead = it->producer - c;
+	uint64_t room = 0;
+	if (c % 8 == 0 && it->producer % 8 == 0 && ahead <= it->size) {
+		const uint64_t to_end = it->size - 1 - it->off;
+		room = ahead < to_end ? ahead : to_end;
+		if (room > UINT64_MAX - c)
+			room = UINT64_MAX - c;
+	}
+	assert_true(c % 8 != 0 || it->off == c % it->size);
+	assert_true(it->limit == it->off + room / 8 * 8);
+}
+
 /* rp_rb_iter_next_hint against rp_rb_iter_next, step by step from start:
  * the same status, the same iterator and the same record whatever the hint
  * (follow: each record's word becomes the next hint, as the adapter's batch
@@ -531,6 +555,7 @@ static rp_status iter_hint_lockstep(const rp_ring *r, uint64_t prod, uint64_t st
 	rp_rb_record ra, rb;
 	rp_rb_iter_init(&a, r, prod, start);
 	rp_rb_iter_init(&b, r, prod, start);
+	assert_limit(&a);
 	for (int i = 0; i < 64; i++) {
 		canary_fill(&ra);
 		canary_fill(&rb);
@@ -547,6 +572,7 @@ static rp_status iter_hint_lockstep(const rp_ring *r, uint64_t prod, uint64_t st
 		            rb.discarded == ra.discarded);
 		assert_true(rb.data.p0 == ra.data.p0 && rb.data.n0 == ra.data.n0 &&
 		            rb.data.p1 == ra.data.p1 && rb.data.n1 == ra.data.n1);
+		assert_limit(&a);
 		if (follow)
 			hint = ra.len | (ra.discarded ? RB_DISCARD : 0);
 	}

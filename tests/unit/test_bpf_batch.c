@@ -474,6 +474,29 @@ static void batch_differential(void **state)
 	assert_true(records > 10000 && others > 500 && errors > 200);
 }
 
+/* The room the iterator carries (rp_room_at, rp_ring.h), from its
+ * definition: the bytes from tail that are published (before head), before
+ * the ring end and before 2^64; 0 where tail is not aligned or head is more
+ * than a ring ahead.  After rp_ring_iter_init and after every step that
+ * succeeds, the iterator holds exactly that (a step within the room
+ * subtracts the record's size from each of the three, one by the full
+ * decoder measures afresh).  Less would still decode every record, sending
+ * those the common path could take to the full decoder: only slower, so
+ * no other check sees it. */
+static void assert_room(const rp_ring_iter *it)
+{
+	const uint64_t ahead = it->head - it->tail;
+	uint64_t want = 0;
+	if (it->tail % 8 == 0 && ahead <= it->size) {
+		const uint64_t to_end = it->size - 1 - it->off;
+		want = ahead < to_end ? ahead : to_end;
+		if (want > UINT64_MAX - it->tail)
+			want = UINT64_MAX - it->tail;
+	}
+	assert_true(it->tail % 8 != 0 || it->off == it->tail % it->size);
+	assert_true(it->room == want);
+}
+
 /* The iterator over the samples of one image: each call's sample is the
  * batch's, and a call that does not return RP_OK changes neither the
  * iterator nor the sample (s2n-style: compared byte for byte). */
@@ -485,6 +508,7 @@ static rp_status iter_all(const rp_ring *g, uint64_t head, uint64_t tail, rp_bpf
 	*count = 0;
 	rp_ring_iter_init(&it, g, head, tail);
 	assert_true(it.tail == tail && it.head == head && it.data == g->data && it.size == g->size);
+	assert_room(&it);
 	for (;;) {
 		rp_ring_iter before = it;
 		rp_bpf_sample s;
@@ -498,6 +522,7 @@ static rp_status iter_all(const rp_ring *g, uint64_t head, uint64_t tail, rp_bpf
 		assert_true(*count < max);
 		assert_true(s.pos == before.tail);
 		assert_true(it.tail == before.tail + s.size);
+		assert_room(&it);
 		out[(*count)++] = s;
 	}
 	*end = it.tail;
@@ -637,6 +662,7 @@ static void iter_records_differential(void **state)
 		rp_ring_iter it;
 		uint64_t t = tail0;
 		rp_ring_iter_init(&it, &g, head, tail0);
+		assert_room(&it);
 		for (;;) {
 			rp_record want, got;
 			uint32_t c = 0;
@@ -661,6 +687,7 @@ static void iter_records_differential(void **state)
 			assert_int_equal(got.body.n0, want.body.n0);
 			assert_int_equal(got.body.n1, want.body.n1);
 			assert_true(it.tail == t);
+			assert_room(&it);
 			records++;
 			wrapped += got.body.n1 > 0;
 		}
