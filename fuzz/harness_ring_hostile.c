@@ -13,6 +13,12 @@
  * its descriptors and stop status follow from the bytes it loaded; the
  * iterator (rp_ring_iter) likewise, sample by sample, and record by record
  * (its record step loads only headers, each once).
+ * The BPF ring buffer's walks on the same image (consumer = tail, producer
+ * = head): rp_ringbuf_drain in batches, rp_ringbuf_next step by step and
+ * the iterator (rp_rb_iter_next_hint, hinted with the last word it
+ * delivered, as the adapter's batch does) each load a record's 4-byte len
+ * word once and nothing else (they never read a payload), and each record,
+ * position and stop status follow from the words they loaded.
  * Image format: fuzz/fz_util.h; the bytes after the header feed the stream. */
 #include <inttypes.h>
 #include <string.h>
@@ -20,6 +26,7 @@
 #include "fz_oracle.h"
 #include "fz_util.h"
 #include "rp_ring.h"
+#include "rp_ringbuf.h"
 #include "rp_span.h"
 #include "rp_views.h"
 
@@ -341,6 +348,151 @@ static void check_iter_records(const rp_ring *ring, const fz_image *img)
 	reset_log();
 }
 
+/* The bytes a record of len word w occupies: header and payload, rounded
+ * up to 8. */
+static uint64_t rb_total(uint32_t w)
+{
+	return ((uint64_t)(w & (RP_RB_DISCARD_BIT - 1u)) + 15u) / 8u * 8u;
+}
+
+/* The status a ring buffer walk gives for the record at c, from the len
+ * word it loaded there (*word; each of its bytes loaded once); marks the
+ * bytes it may load in allowed[]. */
+static int expected_rb(uint64_t prod, uint64_t c, uint32_t *word)
+{
+	const uint64_t avail = prod - c, off = c % hs.size;
+	uint8_t b[4];
+
+	if (avail > hs.size)
+		return RP_E_RB_OVERRUN;
+	if (c % 8u || prod % 8u)
+		return RP_E_RB_ALIGN;
+	if (avail == 0)
+		return RP_EMPTY;
+	memset(allowed + off, 1, 4);
+	for (int i = 0; i < 4; i++) {
+		FZ_CHECK(hs.count[off + i] == 1, "ringbuf: len word byte %d at %" PRIu64 " loaded %u times", i,
+		         off, hs.count[off + i]);
+		b[i] = hs.value[off + i];
+	}
+	*word = fz_le32(b);
+	if (*word & RP_RB_BUSY_BIT)
+		return RP_BUSY;
+	return rb_total(*word) > avail ? RP_E_RB_LEN : RP_OK;
+}
+
+/* rec is the record whose len word w was loaded at c: its fields, and its
+ * payload right after the header, in the ring. */
+static void check_rb_record(const rp_rb_record *rec, uint64_t c, uint32_t w, const char *who)
+{
+	const uint32_t len = w & (RP_RB_DISCARD_BIT - 1u);
+	const uint64_t body = (c % hs.size + 8u) % hs.size;
+
+	FZ_CHECK(rec->pos == c && rec->len == len && rec->size == rb_total(w) &&
+	         rec->discarded == ((w & RP_RB_DISCARD_BIT) != 0),
+	         "%s: record at %" PRIu64 " is not what its loaded word %#x makes it", who, c, w);
+	FZ_CHECK((uint64_t)rec->data.n0 + rec->data.n1 == len, "%s: payload length", who);
+	FZ_CHECK(rec->data.n0 == 0 || rec->data.p0 == hs.base + body, "%s: payload start", who);
+	FZ_CHECK(rec->data.n0 == 0 || body + rec->data.n0 <= hs.size, "%s: slice 0 outside the ring", who);
+	FZ_CHECK(rec->data.n1 == 0 || (rec->data.p1 == hs.base && rec->data.n0 == hs.size - body),
+	         "%s: slice 1", who);
+}
+
+/* Every load since the last reset was of a len word allowed[], once. */
+static void check_rb_loads(const char *who)
+{
+	for (uint32_t i = 0; i < hs.ntouched; i++)
+		FZ_CHECK(allowed[hs.touched[i]] && hs.count[hs.touched[i]] == 1,
+		         "%s loaded offset %u %u times (not once, in a len word)", who, hs.touched[i],
+		         hs.count[hs.touched[i]]);
+}
+
+static void check_ringbuf(const rp_ring *ring, const fz_image *img)
+{
+	const uint64_t prod = img->head;
+	rp_rb_record recs[FZ_MAX_BATCH];
+	uint64_t cons = img->tail;
+	uint32_t w = 0;
+	rp_status st;
+
+	/* the batch: the records it returns and the discarded ones it skips */
+	for (uint32_t call = 0; call < 4096u; call++) {
+		const uint32_t max = fz_batch_max(img->max_sel, call + 5u);
+		uint32_t count = 0;
+		uint64_t discarded = 0, c = cons, skipped = 0;
+		reset_log();
+		memset(allowed, 0, img->size);
+		st = rp_ringbuf_drain(ring, prod, &cons, recs, max, &count, &discarded);
+		for (uint32_t k = 0; k < count;) {
+			FZ_CHECK(expected_rb(prod, c, &w) == RP_OK,
+			         "ringbuf drain: record %u at %" PRIu64 " does not follow from its loaded word", k, c);
+			if (w & RP_RB_DISCARD_BIT)
+				skipped++;
+			else
+				check_rb_record(&recs[k++], c, w, "ringbuf drain");
+			c += rb_total(w);
+		}
+		if (st == RP_MORE) {
+			FZ_CHECK(count == max, "ringbuf drain: RP_MORE with %u of %u", count, max);
+		} else {
+			/* discarded records before the stop are consumed too */
+			int e;
+			while ((e = expected_rb(prod, c, &w)) == RP_OK && (w & RP_RB_DISCARD_BIT)) {
+				skipped++;
+				c += rb_total(w);
+			}
+			FZ_CHECK(e == (int)st, "ringbuf drain: stop %d, loaded word says %d", (int)st, e);
+		}
+		FZ_CHECK(cons == c && discarded == skipped, "ringbuf drain: consumer %" PRIu64 " (want %" PRIu64
+		         "), discarded %" PRIu64 " (want %" PRIu64 ")", cons, c, discarded, skipped);
+		check_rb_loads("ringbuf drain");
+		if (st != RP_MORE)
+			break;
+	}
+
+	/* one record at a time */
+	cons = img->tail;
+	reset_log();
+	memset(allowed, 0, img->size);
+	for (uint32_t k = 0; k < 4096u; k++) {
+		const uint64_t c = cons;
+		rp_rb_record rec;
+		st = rp_ringbuf_next(ring, prod, &cons, &rec);
+		const int e = expected_rb(prod, c, &w);
+		FZ_CHECK(e == (int)st, "ringbuf next: %d at %" PRIu64 ", loaded word says %d", (int)st, c, e);
+		if (st != RP_OK) {
+			FZ_CHECK(cons == c, "ringbuf next: moved on %d", (int)st);
+			break;
+		}
+		check_rb_record(&rec, c, w, "ringbuf next");
+		FZ_CHECK(cons == c + rb_total(w), "ringbuf next: consumer");
+	}
+	check_rb_loads("ringbuf next");
+
+	/* the iterator, hinted with the last word it delivered */
+	rp_rb_iter it;
+	uint32_t hint = img->max_sel % 2u ? RP_RB_BUSY_BIT : 0u;
+	reset_log();
+	memset(allowed, 0, img->size);
+	rp_rb_iter_init(&it, ring, prod, img->tail);
+	for (uint32_t k = 0; k < 4096u; k++) {
+		const uint64_t c = rp_rb_iter_consumer(&it);
+		rp_rb_record rec;
+		st = rp_rb_iter_next_hint(&it, &rec, hint);
+		const int e = expected_rb(prod, c, &w);
+		FZ_CHECK(e == (int)st, "ringbuf iterator: %d at %" PRIu64 ", loaded word says %d", (int)st, c, e);
+		if (st != RP_OK) {
+			FZ_CHECK(rp_rb_iter_consumer(&it) == c, "ringbuf iterator: moved on %d", (int)st);
+			break;
+		}
+		check_rb_record(&rec, c, w, "ringbuf iterator");
+		FZ_CHECK(rp_rb_iter_consumer(&it) == c + rb_total(w), "ringbuf iterator: consumer");
+		hint = w;
+	}
+	check_rb_loads("ringbuf iterator");
+	reset_log();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fz_image img;
@@ -393,6 +545,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_fused(&ring, &img);
 	check_iter(&ring, &img);
 	check_iter_records(&ring, &img);
+	check_ringbuf(&ring, &img);
 	reset_log();
 	fz_image_free(&img);
 	return 0;
