@@ -181,6 +181,18 @@ static void batch_framing_errors(void **state)
 		expect_stop(&r, head, pos[2], pos[2], 0, bad[b].st);
 		rb_free(&r);
 	}
+	/* every size below 64 that is not a multiple of 8, on the third record:
+	 * inside the room the batch measured at its first, where only the
+	 * common path's own checks stand between a header and a descriptor */
+	for (uint16_t size = 9; size < 64; size++) {
+		if (size % 8 == 0)
+			continue;
+		rb_ring r = rb_new(256, 0);
+		const uint64_t head = put_samples(&r, 64, pos);
+		rb_put_header(&r, pos[2], RP_RECORD_SAMPLE, 0, size);
+		expect_stop(&r, head, 64, pos[2], 2, RP_E_HDR_ALIGN);
+		rb_free(&r);
+	}
 	rb_ring r = rb_new(256, 0);
 	const uint64_t head = put_samples(&r, 64, pos);
 	/* truncated: head inside record 3; partial header: head 4 bytes past record 2 */
@@ -567,6 +579,18 @@ static void iter_framing_errors(void **state)
 		assert_true(end == pos[2]);
 		assert_int_equal(iter_all(&g, head, pos[2], out, NS, &count, &end), bad_st[b]);
 		assert_int_equal(count, 0);
+		rb_free(&r);
+	}
+	/* misaligned sizes inside the room, as in batch_framing_errors */
+	for (uint16_t size = 9; size < 64; size++) {
+		if (size % 8 == 0)
+			continue;
+		rb_ring r = rb_new(256, 0);
+		const uint64_t head = put_samples(&r, 64, pos);
+		rp_ring g = ring_of(&r);
+		rb_put_header(&r, pos[2], RP_RECORD_SAMPLE, 0, size);
+		assert_int_equal(iter_all(&g, head, 64, out, NS, &count, &end), RP_E_HDR_ALIGN);
+		assert_true(count == 2 && end == pos[2]);
 		rb_free(&r);
 	}
 	rb_ring r = rb_new(256, 0);
