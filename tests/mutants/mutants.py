@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""make mutants: mutation testing of core/*.c against the fast suites.
+"""make mutants: mutation testing of core/ against the fast suites.
 
-Deterministic operators over the C code of core/*.c (never over comments, so
-never over ACSL, nor over #include/#if lines):
+Deterministic operators over the C code of core/*.c and over the function
+bodies in core/*.h (the inline definitions: the walks' common paths, the
+iterators, the primitives, the BPF-output view), never over comments, so
+never over ACSL, nor over #include/#if lines:
   REL    relational flips: < <-> <=, > <-> >=, < <-> >=, > <-> <=, == <-> !=
   CONST  integer constant +1, -1, +8, -8 (no negative results)
   COND   dropped condition: if (c) -> if (0) and if (1)
@@ -11,7 +13,9 @@ never over ACSL, nor over #include/#if lines):
          its function (inside a block or the body of an if/else)
 Each mutant is written into a scratch copy of core/, only the mutated file is
 recompiled (gcc, ASan+UBSan, like the fuzz replay builds), every fast-suite
-binary is relinked against it and run until one fails:
+binary is relinked against it and run until one fails (a header's mutant:
+every object whose source includes it is recompiled, core, tests, harnesses
+and the adapter objects a binary takes from the archive, binary by binary):
   the cmocka unit tests (tests/unit), the parser unit tests (tests/parsers),
   the ringbuf/backward unit tests (tests/ringbuf), the user ring unit tests
   (tests/user_ring/test_user_ring_unit) and the committed fuzz corpora replayed through each harness (fuzz/replay_main.c).
@@ -21,7 +25,8 @@ reads of uninitialised memory.
 A mutant is KILLED when a suite fails (a test, a sanitizer, memcheck, an
 oracle, a crash or a timeout), SURVIVED when all pass, BUILD-FAILED when it does not
 compile, SAME-CODE when gcc -O2 emits the same object as for the original
-(equivalent by construction: dead code, #if branches not compiled, ...).
+(equivalent by construction: dead code, #if branches not compiled, ...; for
+a header, every object that includes it, asked of survivors only).
 tests/mutants/equivalent.txt lists survivors that are equivalent, each with
 why; the score excludes them and the SAME-CODE ones:
   score = killed / (killed + survived - listed equivalents)
@@ -114,22 +119,31 @@ def code_mask(src):
 def functions(mask):
     """[(start, end, name)] of top-level brace blocks that are function bodies."""
     res, depth, start, name = [], 0, 0, None
+    top = 0  # the depth of the top level: 1 inside a header's extern "C" { }
     last_top = 0
     for i, c in enumerate(mask):
         if c == "{":
-            if depth == 0:
+            if depth == top:
                 head = mask[last_top:i]
+                if head.split() == ["extern"]:  # extern "C" {: the string is blanked
+                    top += 1
+                    depth += 1
+                    last_top = i + 1
+                    continue
                 m = re.findall(r"(\w+)\s*\(", head)
                 name = m[-1] if m and "=" not in head else None
                 start = i
             depth += 1
         elif c == "}":
             depth -= 1
-            if depth == 0:
+            if depth < top:  # the end of extern "C"
+                top = depth
+                last_top = i + 1
+            elif depth == top:
                 if name:
                     res.append((start, i + 1, name))
                 last_top = i + 1
-        elif c == ";" and depth == 0:
+        elif c == ";" and depth == top:
             last_top = i + 1
     return res
 
@@ -235,7 +249,10 @@ def gen_mutants(path):
         if re.match(r"return\b", body):
             # early return: not directly in the function's outermost block,
             # or the body of an if/else
-            depth = mask[:s0].count("{") - mask[:s0].count("}")
+            # braces counted from the function's own (a header's extern "C"
+            # block is not one): 1 is its outermost block
+            fs = next((a for a, b, _ in funcs if a <= s0 < b), 0)
+            depth = mask[fs:s0].count("{") - mask[fs:s0].count("}")
             prev = mask[:s0].rstrip()
             if depth >= 2 or prev.endswith(")") or prev.endswith("else"):
                 add("RETURN", s0, end, blank, "drop '%s'" % " ".join(body.split()))
@@ -263,7 +280,7 @@ def gen_mutants(path):
         counts[key] = k + 1
         mid = "%s:%s:%s:%s%s | %s" % (os.path.basename(path), fn, op, what,
                                       "" if k == 0 else " #%d" % k, ltxt)
-        out.append({"id": mid, "file": os.path.basename(path), "line": line, "text": text})
+        out.append({"id": mid, "file": os.path.basename(path), "line": line, "text": text, "fn": fn})
     return out
 
 
@@ -372,6 +389,55 @@ class Base:
             if rc:
                 sys.exit(out)
         self.adapters = d + "/a/libadapters.a"
+        # for the mutants of a header: which core headers each object's
+        # source includes, and which adapter objects each binary takes from
+        # the archive (the inline definitions are compiled into all of them)
+        self.src_of = {t[1]: t for t in tasks}
+        srcs = sorted(set((t[0], tuple(t[2])) for t in tasks))
+        with cf.ThreadPoolExecutor(jobs) as ex:
+            outs = list(ex.map(lambda t: sh(["gcc", "-MM", "-std=c11", "-D_GNU_SOURCE"] + INCS +
+                                            list(t[1]) + [t[0]]), srcs))
+        self.deps = {}
+        for (src, _), (rc, out) in zip(srcs, outs):
+            if rc:
+                sys.exit("gcc -MM %s failed:\n%s" % (src, out))
+            self.deps[src] = set(os.path.basename(w) for w in out.replace("\\\n", " ").split()
+                                 if re.match(r"(\./)?core/\w+\.h$", w))
+        # the inline functions of the headers, and which of them each one
+        # names (a mutated body is compiled only where it, or a function
+        # that calls it, is named)
+        self.inline = {}
+        for h in sorted(f for f in os.listdir(os.path.join(ROOT, "core")) if f.endswith(".h")):
+            mask = code_mask(open(os.path.join(ROOT, "core", h)).read())
+            for st, en, name in functions(mask):
+                self.inline[name] = set(re.findall(r"\b\w+\b", mask[st:en]))
+        self.words = {}
+        self.pulled = {}
+        for bn, objs, flv, libs in self.bins:
+            core = [self.core_obj(d, flv, f) for f in self.core]
+            rc, out = sh(["gcc"] + SAN + ["-o", d + "/trace.out"] + objs + core +
+                         [self.adapters, "-lbpf", "-lelf", "-lz", "-lpthread"] + libs +
+                         ["-Wl,--trace"])
+            if rc:
+                sys.exit("link %s failed:\n%s" % (bn, out))
+            self.pulled[bn] = sorted(set(re.findall(r"libadapters\.a\((\w+\.o)\)", out)))
+
+
+    def callers_of(self, fn):
+        """fn and every inline function that calls it, directly or not."""
+        names, grew = {fn}, True
+        while grew:
+            grew = False
+            for g, words in self.inline.items():
+                if g not in names and words & names:
+                    names.add(g)
+                    grew = True
+        return names
+
+    def names_any(self, src, names):
+        if src not in self.words:
+            self.words[src] = set(re.findall(r"\b\w+\b", code_mask(open(os.path.join(ROOT, src)).read())))
+        return bool(self.words[src] & names)
 
 
 class Worker:
@@ -382,6 +448,8 @@ class Worker:
         if os.path.exists(wdir):
             shutil.rmtree(wdir)
         shutil.copytree(os.path.join(ROOT, "core"), self.core)
+        # for the mutants of a header: its scratch copy before core/
+        self.incs = ["-I.", "-I" + self.core] + INCS[1:]
 
     def link(self, name, mfile, vg=False):
         b, (bn, objs, flv, libs) = self.b, name
@@ -424,7 +492,9 @@ class Worker:
                 "rp_cursor.c": ["parsers/", "replay/sample"],
                 "rp_ringbuf.c": ["ringbuf/", "replay/ringbuf"],
                 "rp_backward.c": ["ringbuf/", "replay/backward"],
-                "rp_user_ring.c": ["user_ring/", "replay/user_ring"]}.get(mfile, ["unit/", "replay/ring_raw"])
+                "rp_user_ring.c": ["user_ring/", "replay/user_ring"],
+                "rp_cursor.h": ["parsers/", "replay/sample"],
+                "rp_ringbuf.h": ["ringbuf/", "replay/ringbuf"]}.get(mfile, ["unit/", "replay/ring_raw"])
 
         def rank(bn):
             for i, p in enumerate(pref):
@@ -433,8 +503,108 @@ class Worker:
             return len(pref) + (1 if bn[0].startswith("replay/") else 0)
         return sorted(self.b.bins, key=rank)
 
+    def rebuilt(self, obj, hdr, memo):
+        """obj as the mutated header hdr builds it: compiled afresh (once per
+        mutant) if its source includes hdr, else the base object."""
+        b = self.b
+        src, obj_rel, extra, san = b.src_of[obj]
+        if hdr not in b.deps[src]:
+            return obj
+        if obj not in memo:
+            out = os.path.join(self.dir, "h", os.path.relpath(obj, b.dir))
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            # a core source from the scratch copy, so that its quoted
+            # includes find the mutated header beside it
+            path = os.path.join(self.core, src[5:]) if src.startswith("core/") else src
+            rc, log = sh(NICE + ["gcc"] + CFLAGS + (SAN if san else []) + self.incs + list(extra) +
+                         ["-c", path, "-o", out])
+            if rc:
+                raise BuildFailed(log.strip().split("\n")[0])
+            memo[obj] = out
+        return memo[obj]
+
+    def link_header(self, name, hdr, memo, vg=False):
+        """name's binary with every object that includes hdr rebuilt; the
+        adapter objects it takes from the archive that include hdr are
+        rebuilt and linked ahead of the archive."""
+        b, (bn, objs, flv, libs) = self.b, name
+        bd = b.dir + "/vg" if vg else b.dir
+        if vg:
+            objs = [o.replace(b.dir + "/", b.dir + "/vg/", 1) for o in objs]
+        objs = objs + [b.core_obj(bd, flv, f) for f in b.core]
+        objs += [bd + "/a/" + o for o in b.pulled[bn]
+                 if hdr in b.deps["adapters/linux/" + o[:-2] + ".c"]]
+        objs = [self.rebuilt(o, hdr, memo) for o in objs]
+        out = os.path.join(self.dir, "vg" if vg else "", "hbin", bn)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        rc, log = sh(NICE + ["gcc"] + ([] if vg else SAN) + ["-o", out] + objs +
+                     [bd + "/a/libadapters.a", "-lbpf", "-lelf", "-lz", "-lpthread"] + libs)
+        if rc:
+            raise BuildFailed(log.strip().split("\n")[0])
+        return out
+
+    def header_same_code(self, hdr, fn, mutated, orig):
+        """True if gcc -O2 emits the same object for every source that
+        includes hdr and names fn or an inline function that calls it, with
+        the mutated header as with the original (both compiled from the same
+        paths): a source that names none of them cannot compile the mutated
+        body."""
+        b = self.b
+        names = b.callers_of(fn)
+        srcs = sorted(set((t[0], tuple(t[2])) for t in b.src_of.values()
+                          if hdr in b.deps[t[0]] and b.names_any(t[0], names)))
+        path_h = os.path.join(self.core, hdr)
+        objs = {}
+        for tag, text in (("orig", orig), ("mut", mutated)):
+            open(path_h, "w").write(text)
+            for i, (src, extra) in enumerate(srcs):
+                path = os.path.join(self.core, src[5:]) if src.startswith("core/") else src
+                o = os.path.join(self.dir, "same", "%s-%d.o" % (tag, i))
+                os.makedirs(os.path.dirname(o), exist_ok=True)
+                rc, log = sh(NICE + ["gcc", "-std=c11", "-D_GNU_SOURCE", "-O2", "-g0", "-w"] +
+                             self.incs + list(extra) + ["-c", path, "-o", o])
+                if rc:
+                    raise BuildFailed(log.strip().split("\n")[0])
+                objs.setdefault(i, []).append(open(o, "rb").read())
+        open(path_h, "w").write(mutated)
+        return all(a == b2 for a, b2 in objs.values())
+
+    def run_header(self, m):
+        """A mutant of an inline definition in a core header: every object
+        that includes the header is rebuilt (core, tests, harnesses and the
+        adapter objects a binary takes), binary by binary as the suites
+        run.  Whether gcc -O2 emits the same code is asked first, of the
+        sources that can compile the mutated body."""
+        f = m["file"]
+        path = os.path.join(self.core, f)
+        orig = open(os.path.join(ROOT, "core", f)).read()
+        memo = {}
+        try:
+            if self.header_same_code(f, m["fn"], m["text"], orig):
+                return "SAME-CODE", ""
+            open(path, "w").write(m["text"])
+            for vg in (False, True):
+                for bn in self.order(f):
+                    if vg and bn not in self.b.vg_bins:
+                        continue
+                    exe = self.link_header(bn, f, memo, vg)
+                    rc, out = self.run_bin(bn[0], exe, vg)
+                    if rc:
+                        why = "timeout" if rc == -999 else _why(out, rc)
+                        if vg and rc == 99:
+                            m2 = re.search(r"==\d+== (\w[^\n]*)", out)
+                            why = "memcheck: " + (m2.group(1) if m2 else "error")
+                        return "KILLED", "%s%s: %s" % ("valgrind " if vg else "", bn[0], why)
+            return "SURVIVED", ""
+        except BuildFailed as e:
+            return "BUILD-FAILED", str(e)
+        finally:
+            open(path, "w").write(orig)
+
     def run(self, m, same_code_ref):
         f = m["file"]
+        if f.endswith(".h"):
+            return self.run_header(m)
         path = os.path.join(self.core, f)
         orig = open(os.path.join(ROOT, "core", f)).read()
         try:
@@ -483,6 +653,10 @@ class Worker:
             open(path, "w").write(orig)
 
 
+class BuildFailed(Exception):
+    pass
+
+
 def _why(out, rc):
     for pat in (r"FUZZ ORACLE FAILURE[^\n]*", r"ERROR: \w+Sanitizer: [\w-]+", r"runtime error: [^\n]{0,60}",
                 r"\[  FAILED  \][^\n]*", r"\[  ERROR   \][^\n]*", r"not ok [^\n]*"):
@@ -515,12 +689,16 @@ def main():
     ap.add_argument("--list", action="store_true")
     a = ap.parse_args()
     os.chdir(ROOT)
-    files = sorted(f for f in os.listdir("core") if f.endswith(".c"))
+    # the .c files, then the headers (their inline definitions only)
+    files = sorted(f for f in os.listdir("core") if f.endswith(".c")) + \
+        sorted(f for f in os.listdir("core") if f.endswith(".h"))
     if a.files:
         files = [f for f in files if f in a.files.split(",")]
     muts = []
     for f in files:
         ms = gen_mutants(os.path.join("core", f))
+        if f.endswith(".h"):
+            ms = [m for m in ms if m["fn"] != "-"]
         muts += ms[::a.every]
     if a.match:
         muts = [m for m in muts if a.match in m["id"]]
@@ -538,7 +716,7 @@ def main():
     base = Base(build)
     base.build(a.jobs)
     ref = {}
-    for f in files:
+    for f in (f for f in files if f.endswith(".c")):
         o = os.path.join(build, "base", "o2-" + f[:-2] + ".o")
         rc, log = sh(NICE + ["gcc", "-std=c11", "-D_GNU_SOURCE", "-O2", "-g0", "-w", "-Icore",
                              "-c", "core/" + f, "-o", o])
@@ -588,6 +766,8 @@ def main():
     tot = dict(n=0, k=0, s=0, e=0, c=0, b=0)
     for f in files:
         rs = [r for r in results.values() if r[0]["file"] == f]
+        if f.endswith(".h") and not rs:
+            continue  # a header with no function body, or none run
         k = sum(1 for r in rs if r[1] == "KILLED")
         s = sum(1 for r in rs if r[1] == "SURVIVED" and r[0]["id"] not in eq)
         e = sum(1 for r in rs if r[1] == "SURVIVED" and r[0]["id"] in eq)
