@@ -26,7 +26,9 @@ A mutant is KILLED when a suite fails (a test, a sanitizer, memcheck, an
 oracle, a crash or a timeout), SURVIVED when all pass, BUILD-FAILED when it does not
 compile, SAME-CODE when gcc -O2 emits the same object as for the original
 (equivalent by construction: dead code, #if branches not compiled, ...; for
-a header, every object that includes it, asked of survivors only).
+a header, asked first, of every source that includes it and names the mutated
+function or an inline function that calls it: a function named only inside a
+header's macro would be missed, and none is).
 tests/mutants/equivalent.txt lists survivors that are equivalent, each with
 why; the score excludes them and the SAME-CODE ones:
   score = killed / (killed + survived - listed equivalents)
@@ -421,7 +423,6 @@ class Base:
             if rc:
                 sys.exit("link %s failed:\n%s" % (bn, out))
             self.pulled[bn] = sorted(set(re.findall(r"libadapters\.a\((\w+\.o)\)", out)))
-
 
     def callers_of(self, fn):
         """fn and every inline function that calls it, directly or not."""
