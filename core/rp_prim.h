@@ -35,8 +35,8 @@ typedef struct rp_span {
 } rp_span;
 
 /* Every load from ring memory goes through RP_LOAD_U8, so that a test build
- * can interpose on it (the hostile-producer fuzzer returns fresh bytes on
- * every load and counts loads per offset).  Real builds read memory. */
+ * can interpose on it (the hostile-producer fuzzer hands back a rewritten
+ * byte on every re-read and counts loads per offset).  Real builds read memory. */
 #ifndef RP_LOAD_U8
 #define RP_LOAD_U8(p) (*(p))
 #endif

@@ -1,7 +1,8 @@
 /* ring_hostile: a producer that rewrites the ring between any two reads.
  * core/ is built with RP_LOAD_U8(p) = rp_fuzz_load(p) (see the .flags file):
- * every load returns the next byte of a stream made from the fuzz input,
- * and is logged per ring offset.  Oracles: every load is inside the page;
+ * the first load of a ring offset sees the page as the input lays it out,
+ * every further load of it a byte the producer rewrote (rp_fuzz_load says
+ * which), and every load is logged per ring offset.  Oracles: every load is inside the page;
  * the bounds/termination oracle holds; each record's header bytes are loaded
  * exactly once and the decoded type/misc/size are the values loaded (single
  * fetch); the stop status agrees with the loaded header; the views, and the
@@ -19,7 +20,8 @@
  * delivered, as the adapter's batch does) each load a record's 4-byte len
  * word once and nothing else (they never read a payload), and each record,
  * position and stop status follow from the words they loaded.
- * Image format: fuzz/fz_util.h; the bytes after the header feed the stream. */
+ * Image format: fuzz/fz_util.h; input bytes past the page's size bytes are
+ * what re-reads see (rp_fuzz_load). */
 #include <inttypes.h>
 #include <string.h>
 
@@ -37,26 +39,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static struct {
 	const uint8_t *base;
 	uint64_t size;
-	const uint8_t *stream;
-	size_t stream_len;
-	uint64_t k;      /* loads so far */
-	uint8_t fill;
-	uint32_t count[MAX_RING];
+	uint64_t tail_off; /* offset of the input's page byte 0 */
+	const uint8_t *rest; /* the input after its header */
+	size_t rest_len;
+	uint32_t count[MAX_RING]; /* loads of each offset since reset_log */
 	uint8_t value[MAX_RING];
 	uint32_t touched[MAX_RING];
 	uint32_t ntouched;
 	uint8_t is_hdr[MAX_RING / 8];
 } hs;
 
+/* The n-th load of offset o since the last reset_log (n = 0, 1, ...)
+ * returns layer n of the input at o.  Layer 0 is the page as fz_image_parse
+ * laid it out (the ring as the producer left it); layer n >= 1 is the n-th
+ * run of size bytes after the page in the input, at the same index as o's
+ * page byte, or, past the input's end, layer 0's byte xor n * 151: a re-read
+ * never sees the byte read before, unless the input says so.  The value
+ * depends on the offset and its load count only, never on the order of the
+ * loads, which the C standard leaves open between the byte loads of one
+ * rp_load_u32 (gcc and clang differ): an input found with one compiler's
+ * build fails the other's in the same way. */
 uint8_t rp_fuzz_load(const uint8_t *p)
 {
 	FZ_CHECK(p >= hs.base && p < hs.base + hs.size, "load outside the ring page (page%+td, size %" PRIu64 ")",
 	         p - hs.base, hs.size);
 	const uint32_t o = (uint32_t)(p - hs.base);
-	uint8_t v = hs.fill;
-	if (hs.stream_len)
-		v = hs.stream[hs.k % hs.stream_len] ^ (uint8_t)((hs.k / hs.stream_len) * 151u);
-	hs.k++;
+	const uint32_t n = hs.count[o];
+	const uint64_t i = (o + hs.size - hs.tail_off) % hs.size + n * hs.size;
+	uint8_t v = *p;
+	if (n > 0)
+		v = i < hs.rest_len ? hs.rest[i] : (uint8_t)(v ^ (uint8_t)(n * 151u));
 	if (hs.count[o]++ == 0)
 		hs.touched[hs.ntouched++] = o;
 	hs.value[o] = v;
@@ -508,10 +520,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	reset_log();
 	hs.base = img.page;
 	hs.size = img.size;
-	hs.stream = img.rest;
-	hs.stream_len = img.rest_len;
-	hs.k = 0;
-	hs.fill = data[3];
+	hs.tail_off = img.tail % img.size;
+	hs.rest = img.rest;
+	hs.rest_len = img.rest_len;
 	for (uint32_t call = 0;; call++) {
 		const uint32_t max = fz_batch_max(img.max_sel, call);
 		uint32_t count = 0;
