@@ -62,7 +62,7 @@ fz_run() {
   done
   [ -n "$(find "$in" -type f -print -quit)" ] || printf 'seed' > "$in/s0"
   AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 \
-  AFL_NO_WARN_INSTABILITY=1 AFL_QUIET=1 \
+  AFL_QUIET=1 \
     timeout -k 5 $((secs + 120)) afl-fuzz -i "$in" -o "$o" -V "$secs" -m none -t 2000 -x "$dict" \
     -- "$bin" > "$work/afl.log" 2>&1
   local rc=$?
