@@ -124,7 +124,8 @@ static const uint32_t fz_perf_other_types[10] = {
  *       round_up(4 + raw, 8) (+ 8 if k & 0x20);
  *   3 LOST, body 16 (+ 8 if k & 8), lost = v * 1000 + (k >> 4), or
  *     UINT64_MAX - v if k & 0x80;
- *   4 another type (fz_perf_other_types[v % 10]), body 8 * ((k >> 3) & 7);
+ *   4 another type (fz_perf_other_types[v % 10]), body 8 * ((k >> 3) & 7),
+ *     or with k = FZ_FILL_SPEC the room the ring has left (fz_perf_fill);
  *   5 SAMPLE whose raw size does not fit its body;
  *   6 edge SAMPLEs (v % 4): size 8, body 8 raw 5, body 8 raw 4 (valid),
  *     body 16 raw 0xffffffff;
@@ -173,6 +174,28 @@ static inline void fz_perf_spec(fz_perf_rec *m, uint8_t k, uint8_t v)
 	m->bpf = m->type == RP_RECORD_SAMPLE && m->size >= 16 && m->has_raw &&
 	         (uint64_t)m->raw + 12u <= m->size;
 	m->lost_ok = m->type == RP_RECORD_LOST && body >= 16;
+}
+
+/* The record spec k = FZ_FILL_SPEC (in the perf_ring, perf_buffer,
+ * perf_backward and ringbuf_adapter models) takes all the room the ring has
+ * left, so that the producer ends exactly the ring's size from the
+ * consumer.  The kernel stops short of that (perf: CIRC_SPACE keeps a byte,
+ * so 8 with aligned records; BPF ring buffer: at most size - 1 ahead), but
+ * a page written by someone else may not, and the adapters take such a
+ * position as sane.  A full ring takes no branch a partly full one does
+ * not, so coverage would not lead a fuzzer there: this puts it one byte
+ * away (for the "at most the size ahead" tests, head_sane and its kin).
+ * One value, not a bit, so that few corpus inputs change meaning. */
+#define FZ_FILL_SPEC 0xfcu
+
+/* Kind 4 already (another type): with k = FZ_FILL_SPEC, *m takes the room
+ * left (its size less the bytes between data_tail and the producer). */
+static inline void fz_perf_fill(fz_perf_rec *m, uint8_t k, uint64_t room)
+{
+	if (k == FZ_FILL_SPEC && room >= 8u && room <= 0xfff8u) {
+		m->size = (uint16_t)room;
+		m->hdr_size = m->size;
+	}
 }
 
 /* Body byte i the producer wrote for m. */

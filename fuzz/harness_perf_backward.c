@@ -104,6 +104,9 @@
  *               3 LOST: k & 8: short (body 8 * (v & 1), no count); else body
  *               16 (+ 8 if k & 4), count v * 1000 + (k >> 4), or
  *               UINT64_MAX - v if k & 0x80.
+ *        k = 0xfc (FZ_FILL_SPEC), no drop pending: another type (table[v %
+ *        8]) taking all the room left, so the ring is full, 8 bytes past
+ *        what the kernel fills (a drop pending: kind 0 as above).
  *     1 drain: 1 byte s: 0 never stop; else callback call number s & 31
  *        returns (1 + (s >> 6)), negated if s & 0x20
  *     2 toggle RP_STRICT in ring.flags
@@ -252,9 +255,20 @@ static bool produce_one(uint8_t k, uint8_t v)
 	m.size = (uint16_t)(8u + body);
 	if (g.nrecs + 2 > MAX_RECS)
 		return false;
+	/* FZ_FILL_SPEC: another type taking all the room left, so that
+	 * data_head ends exactly the ring's size below data_tail (the kernel
+	 * keeps a byte spare: CIRC_SPACE, below). */
+	const uint64_t used = g.pg->data_tail - g.P;
+	const bool fill = k == FZ_FILL_SPEC && !g.dropped && used < g.size && g.size - used <= 0xfff8u;
+	if (fill) {
+		memset(&m, 0, sizeof(m));
+		m.type = other_types[v % 8];
+		m.size = (uint16_t)(g.size - used);
+		body = m.size - 8u;
+	}
 	const uint32_t need = m.size + (g.dropped ? LOST_SIZE : 0u);
 	const uint64_t space = (g.P - g.pg->data_tail - 1u) & (g.size - 1u);
-	if (space < need) {
+	if (space < need && !fill) {
 		g.dropped++;
 		return false; /* the kernel drops it and reports it later */
 	}

@@ -102,7 +102,8 @@
  *   [15] fill byte                      [16] CPU id offset
  *   then up to 64 ops, op = b % 9:
  *     0 produce into ring r % n: r, c, then 1 + c % 16 specs (k, v)
- *       (fz_perf_spec); a record that does not fit is dropped
+ *       (fz_perf_spec; fz_perf_fill: one that fills the ring); a record
+ *       that does not fit is dropped
  *     1 poll: t (timeout t % 3: 0, -1, 10), stop s, write w, wait x
  *     2 consume: s, w                    3 consume_ring: i (b % (n + 1)), s, w
  *     4 ready_consume: x, s, w           5 resync_ring: i (b % (n + 1))
@@ -212,6 +213,8 @@ static bool produce_one(uint32_t ri, uint8_t k, uint8_t v)
 	if (m->nrecs >= MAX_RECS)
 		return false;
 	const uint64_t used = m->P - __atomic_load_n(&m->pg->data_tail, __ATOMIC_ACQUIRE);
+	if (used <= g.size)
+		fz_perf_fill(&rec, k, g.size - used);
 	if (used > g.size || rec.size > g.size - used)
 		return false; /* no room: the kernel drops it */
 	rec.seq = g.seq++;

@@ -79,7 +79,8 @@
  *               round_up(4 + raw, 8) (+ 8 if k & 0x20);
  *               3 LOST, body 16 (+ 8 if k & 8), lost = v * 1000 + (k >> 4),
  *               or UINT64_MAX - v if k & 0x80;
- *               4 another type (table[v % 10]), body 8 * ((k >> 3) & 7);
+ *               4 another type (table[v % 10]), body 8 * ((k >> 3) & 7),
+ *                 or for k = 0xfc all the room left: the ring is full;
  *               5 SAMPLE whose raw size does not fit its body;
  *               6 edge SAMPLEs (v % 4): size 8, body 8 raw 5, body 8 raw 4
  *               (valid), body 16 raw 0xffffffff;
@@ -178,6 +179,8 @@ static bool produce_one(uint8_t k, uint8_t v)
 	if (g.nrecs >= MAX_RECS)
 		return false;
 	const uint64_t used = g.P - g.pg->data_tail;
+	if (used <= g.size)
+		fz_perf_fill(&m, k, g.size - used);
 	if (used > g.size || m.size > g.size - used)
 		return false; /* no room: the kernel drops it */
 	m.seq = g.nrecs;

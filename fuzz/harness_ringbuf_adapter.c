@@ -100,6 +100,9 @@
  *     0 produce: n = 1 + b % 32 records, each 2 bytes (k, v): len =
  *        v | ((k >> 3) & 3) << 8 (k & 0x60 == 0x60: len = size / 2 + v);
  *        k % 8: 0-3 committed, 4 discarded, 5-7 left BUSY (committed later);
+ *        k = 0xfc (FZ_FILL_SPEC), no BUSY record pending: committed, taking
+ *        all the room left, so the ring is full, 8 bytes past what the
+ *        kernel fills (else as k % 8 = 4);
  *     1 consume: 2 bytes, budget b (0: none; 1..160; else 64 * (b - 160))
  *        and stop s (0: never; else callback call number s & 31 returns
  *        1 + (s >> 6), negated if s & 0x20);
@@ -237,6 +240,24 @@ static bool reserve_ok(uint64_t new_p)
 	return g.pend == g.nrecs || new_p - g.recs[g.pend].pos <= g.size - 1;
 }
 
+/* The room left (size less what lies between the published consumer and
+ * the producer) in *size if it is a whole number of 8-byte units, at least
+ * one, and no BUSY record is pending (the room before it the kernel keeps,
+ * as reserve_ok does). */
+static bool fill_room(uint32_t *size)
+{
+	const uint64_t used = g.P - g.kcons;
+
+	if (used > g.size - 8u || used % 8u)
+		return false;
+	while (g.pend < g.nrecs && !g.recs[g.pend].busy)
+		g.pend++;
+	if (g.pend != g.nrecs)
+		return false;
+	*size = (uint32_t)(g.size - used);
+	return true;
+}
+
 /* The bytes of record m: its len word (hdr), the kernel's pg_off word
  * (never read by a consumer), its body. */
 static void write_rec(const mrec *m, uint32_t hdr)
@@ -258,12 +279,18 @@ static bool produce_one(uint8_t k, uint8_t v)
 	memset(&m, 0, sizeof(m));
 	m.len = (k & 0x60) == 0x60 ? (uint32_t)(g.size / 2 + v) : (v | ((uint32_t)(k >> 3) & 3u) << 8);
 	m.size = (m.len + 8u + 7u) & ~7u;
-	if (g.nrecs >= MAX_RECS || !reserve_ok(g.P + m.size))
+	/* FZ_FILL_SPEC: a committed record taking all the room left, so that
+	 * producer_pos ends exactly the ring's size ahead of the consumer (the
+	 * kernel stops at size - 1: reserve_ok) */
+	const bool fill = k == FZ_FILL_SPEC && fill_room(&m.size);
+	if (fill)
+		m.len = m.size - 8u;
+	if (g.nrecs >= MAX_RECS || (!fill && !reserve_ok(g.P + m.size)))
 		return false; /* the kernel fails the reserve */
 	m.seq = g.nrecs;
 	m.pos = g.P;
-	m.busy = k % 8 >= 5;
-	m.discard = k % 8 == 4;
+	m.busy = !fill && k % 8 >= 5;
+	m.discard = !fill && k % 8 == 4;
 	m.hdr = m.len | (m.busy ? RP_RB_BUSY_BIT : 0) | (m.discard ? RP_RB_DISCARD_BIT : 0);
 	if ((g.corr == C_LEN || g.corr == C_LEN_DISCARD) && m.seq == g.corr_at) {
 		m.busy = false;

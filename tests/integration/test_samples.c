@@ -495,9 +495,9 @@ out:
 /* A header of size 0 at the tail, data_head exactly the ring's size ahead
  * (a full ring: the kernel stops 8 bytes short, a corrupted page may not):
  * that head is sane, so the default policy resyncs the tail to it, and the
- * record written there next is delivered.  The fuzzers' model kernel never
- * fills the ring, so this pins the boundary (fuzz/README.md, adapter
- * mutants). */
+ * record written there next is delivered.  The fuzzers' model kernel
+ * fills the ring only when asked (FZ_FILL_SPEC), so this pins the boundary
+ * too (fuzz/README.md, adapter mutants). */
 static void full_ring_resync(itest *t, int mode)
 {
 	static const uint8_t hdr_size0[8] = { RP_RECORD_SAMPLE, 0, 0, 0, 0, 0, 0, 0 };

@@ -1249,8 +1249,8 @@ static void test_bwrw_synthetic(tcase *t)
 	CHECK(n == 1 && c.items[1].seq == 3, "after resync: %d", n);
 
 	/* a full ring: data_tail exactly the ring's size above data_head (the
-	 * kernel stops 8 bytes short; the fuzzers' model kernel never fills
-	 * it, fuzz/README.md), with a size-0 header in the oldest record: the
+	 * kernel stops 8 bytes short; the fuzzers' model kernel fills it only
+	 * when asked, fuzz/README.md), with a size-0 header in the oldest record: the
 	 * head is sane, so the default policy publishes it after delivering
 	 * the 63 records above the corruption, newest first */
 	uint64_t newest_first[1024 / 16 - 1];
@@ -1728,9 +1728,9 @@ static void test_ringbuf_batch_sizes(tcase *t)
 /* A producer_pos exactly the ring's size ahead of the consumer is sane
  * (the kernel stops short of it, at most size - 8 ahead; a corrupted page
  * may hold it): _avail reports the whole ring and a consume delivers every
- * record in it, counting no corruption.  The fuzzers' model kernel never
- * publishes it, so this pins the boundary (fuzz/README.md, adapter
- * mutants). */
+ * record in it, counting no corruption.  The fuzzers' model kernel
+ * publishes it only when asked (FZ_FILL_SPEC), so this pins the boundary
+ * too (fuzz/README.md, adapter mutants). */
 static void test_ringbuf_full_ring(tcase *t)
 {
 	static _Alignas(4096) uint8_t cons[SYN_RB_PAGE];
