@@ -1,14 +1,15 @@
-/* ring_hostile: a producer that rewrites the ring between any two reads.
- * core/ is built with RP_LOAD_U8(p) = rp_fuzz_load(p) (see the .flags file):
- * the first load of a ring offset sees the page as the input lays it out,
- * every further load of it a byte the producer rewrote (rp_fuzz_load says
- * which), and every load is logged per ring offset.  Oracles: every load is inside the page;
- * the bounds/termination oracle holds; each record's header bytes are loaded
- * exactly once and the decoded type/misc/size are the values loaded (single
- * fetch); the stop status agrees with the loaded header; the views, and the
- * span readers rp_span_get_u16/u32/u64 on a record's body (at its start and
- * its last bytes, which straddle the ring end when the body wraps), load only
- * their record's body, each byte at most once, and return what they loaded.
+/* ring_hostile: a producer that rewrites a ring byte between two reads of
+ * it.  core/ is built with RP_LOAD_U8(p) = rp_fuzz_load(p) (see the .flags
+ * file): the first load of a ring offset sees the page as the input lays it
+ * out, every further load of it a byte the producer rewrote (rp_fuzz_load
+ * says which), and every load is logged per ring offset.  Oracles: every
+ * load is inside the page; the bounds/termination oracle holds; each
+ * record's header bytes are loaded exactly once and the decoded
+ * type/misc/size are the values loaded (single fetch); the stop status
+ * agrees with the loaded header; the views, and the span readers
+ * rp_span_get_u16/u32/u64 on a record's body (at its start and its last
+ * bytes, which straddle the ring end when the body wraps), load only their
+ * record's body, each byte at most once, and return what they loaded.
  * The fused BPF-output batch (rp_ring_drain_bpf_output) on the same image:
  * it loads each header once and each raw-size word once, nothing else, and
  * its descriptors and stop status follow from the bytes it loaded; the
