@@ -228,6 +228,13 @@ static uint64_t page_consumer(void)
 
 /* ---- the producer (the kernel) -------------------------------------------- */
 
+/* g.pend moved to the oldest BUSY record (g.nrecs if none). */
+static void find_pending(void)
+{
+	while (g.pend < g.nrecs && !g.recs[g.pend].busy)
+		g.pend++;
+}
+
 /* The kernel's room check: the new producer position at most size - 1
  * ahead of the consumer the adapter published and of the oldest BUSY
  * record (pending_pos). */
@@ -235,8 +242,7 @@ static bool reserve_ok(uint64_t new_p)
 {
 	if (new_p - g.kcons > g.size - 1)
 		return false;
-	while (g.pend < g.nrecs && !g.recs[g.pend].busy)
-		g.pend++;
+	find_pending();
 	return g.pend == g.nrecs || new_p - g.recs[g.pend].pos <= g.size - 1;
 }
 
@@ -250,8 +256,7 @@ static bool fill_room(uint32_t *size)
 
 	if (used > g.size - 8u || used % 8u)
 		return false;
-	while (g.pend < g.nrecs && !g.recs[g.pend].busy)
-		g.pend++;
+	find_pending();
 	if (g.pend != g.nrecs)
 		return false;
 	*size = (uint32_t)(g.size - used);
