@@ -111,7 +111,7 @@ $(BUILD)/fuzz/capture: fuzz/capture.c fuzz/fz_util.c fuzz/fz_util.h
 	$(CC) $(CPPFLAGS) -Ifuzz $(ALL_CFLAGS) -o $@ fuzz/capture.c fuzz/fz_util.c
 
 .PHONY: fuzz-build fuzz-replay fuzz-regress fuzz-msan fuzz-smoke fuzz fuzz-cov fuzz-mutants fuzz-seeds \
-        fuzz-capture fuzz-minimize fuzz-oss
+        fuzz-capture fuzz-minimize fuzz-fold fuzz-oss
 
 fuzz-build: $(FUZZ_LF_BINS) $(FUZZ_AFL_BINS) $(FUZZ_REPLAY_BINS)
 fuzz-replay: $(FUZZ_REPLAY_BINS)
@@ -132,6 +132,11 @@ fuzz: $(BUILD)/fuzz/$(ENGINE)/$(HARNESS)
 FUZZ_MIN_HARNESSES ?= $(FUZZ_HARNESSES)
 fuzz-minimize: $(addprefix $(BUILD)/fuzz/libfuzzer/,$(FUZZ_MIN_HARNESSES))
 	@BUILD=$(BUILD) bash fuzz/minimize.sh $(FUZZ_MIN_HARNESSES)
+
+# make fuzz-fold [FUZZ_MIN_HARNESSES="ring_raw ..."]: add only the finds that
+# reach a new edge, keeping every committed input (fuzz/fold.sh)
+fuzz-fold: $(addprefix $(BUILD)/fuzz/libfuzzer/,$(FUZZ_MIN_HARNESSES))
+	@BUILD=$(BUILD) bash fuzz/fold.sh $(FUZZ_MIN_HARNESSES)
 
 fuzz-cov: $(FUZZ_COV_BINS)
 	@BUILD=$(BUILD) bash fuzz/cov.sh $(FUZZ_HARNESSES)
