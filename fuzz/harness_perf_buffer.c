@@ -93,7 +93,7 @@
  *   [0] rings n = 1 + b % 4             [1] mode (b % 8): 0 record fn,
  *       1 payload sample+lost, 2 payload sample, 3 payload lost,
  *       4 payload none, 5 batch, 6 samples+lost, 7 samples
- *   [2] bit 0 RP_STRICT; data size 256 << ((b >> 1) & 3)
+ *   [2] bit 0 RP_STRICT; data size 256 << ((b >> 1) & 3); bit 3 RP_PERF_PREFETCH
  *   [3] corruption (b % 5): 0 none, 1 size 0, 2 size 1..7, 3 size % 8 != 0,
  *       4 size past head; [4] in ring b % n (and, b >= 128 with n > 1,
  *       in the next ring too), [5] at that ring's record number b;
@@ -916,7 +916,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		g.cpus[i] = (int)((i * 5u + data[16]) % 16u);
 	}
 	in.i = 17;
-	g.pb = fz_mem_perf_buffer(g.n, g.size, t0, g.cpus, data[15], g.strict ? RP_STRICT : 0, g.bufs);
+	g.pb = fz_mem_perf_buffer(g.n, g.size, t0, g.cpus, data[15],
+	                          (g.strict ? RP_STRICT : 0) | (data[2] & 8 ? RP_PERF_PREFETCH : 0), g.bufs);
 	if (!g.pb)
 		return 0;
 	g.left_out[0] = 16;

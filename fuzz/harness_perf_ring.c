@@ -65,7 +65,7 @@
  *  publish such a head; the bytes between are garbage the reader skipped).
  *
  * Input:
- *   [0] data size = 256 << (b % 6)      [1] bit 0: RP_STRICT
+ *   [0] data size = 256 << (b % 6)      [1] bit 0: RP_STRICT, bit 1: RP_PERF_PREFETCH
  *   [2] corruption (b % 7): 0 none, 1 size 0, 2 size 1..7, 3 size % 8 != 0,
  *       4 size past head, 5 data_head misaligned, 6 data_head far ahead
  *       (> size past the tail), applied to record number [3] (in production
@@ -661,7 +661,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint64_t t0 = fz_le64(data + 5) & ~(uint64_t)7;
 	in.i = 14;
 
-	g.buf = fz_mem_ring(&g.r, g.size, t0, data[13], g.strict ? RP_STRICT : 0);
+	g.buf = fz_mem_ring(&g.r, g.size, t0, data[13],
+	                    (g.strict ? RP_STRICT : 0) | (data[1] & 2 ? RP_PERF_PREFETCH : 0));
 	if (!g.buf)
 		return 0;
 	g.pg = (struct perf_event_mmap_page *)g.buf;

@@ -27,9 +27,10 @@ seeds = {
 }
 # 72 records of 104 bytes (7.3 KiB of an 8 KiB ring) before each batch drain:
 # more than one batch, so the drains' prefetch finds itself a lead ahead,
-# and, after a first batch of 64 records, more than a lead behind
+# and, after a first batch of 64 records, more than a lead behind (on a ring
+# mapped with RP_PERF_PREFETCH: the strict byte's bit 1)
 lead = produce([(0, 90)] * 32) * 2 + produce([(0, 90)] * 8)
-seeds['seed-prefetch-lead'] = hdr(sz=5) + b''.join(lead + drain(op) for op in (2, 3, 4, 5, 6))
+seeds['seed-prefetch-lead'] = hdr(sz=5, strict=2) + b''.join(lead + drain(op) for op in (2, 3, 4, 5, 6))
 names = {1: 'size0', 2: 'size-short', 3: 'size-align', 4: 'size-past-head', 5: 'head-misaligned', 6: 'head-far'}
 for corr, nm in names.items():
     for strict in (0, 1):

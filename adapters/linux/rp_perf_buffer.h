@@ -42,7 +42,7 @@ typedef struct rp_perf_buffer_opts {
 	uint32_t data_pages;   /* per CPU, power of two; 0 = 8 */
 	uint32_t wakeup_events; /* wake after n records (default 1 if both 0) */
 	uint32_t wakeup_bytes;  /* or after n bytes (watermark); wins if set */
-	unsigned ring_flags;    /* 0 or RP_STRICT (RP_PERF_BUFFER_FLAGS) */
+	unsigned ring_flags;    /* RP_STRICT, RP_PERF_PREFETCH (RP_PERF_BUFFER_FLAGS) */
 } rp_perf_buffer_opts;
 
 /* Every record, with the CPU it came from (rp_perf_ring_fn return values). */
@@ -103,7 +103,7 @@ int rp_perf_buffer_new_pinned(const char *path, const rp_perf_buffer_opts *opts,
  * delivered with fn (record mode, since the layout is the caller's). */
 typedef struct rp_perf_buffer_raw_opts {
 	uint32_t data_pages;    /* per CPU, power of two; 0 = 8 */
-	unsigned ring_flags;    /* 0 or RP_STRICT */
+	unsigned ring_flags;    /* as rp_perf_buffer_opts' */
 	uint32_t cpu_cnt;
 	const int *cpus;
 	const int *map_keys;

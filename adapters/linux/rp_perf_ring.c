@@ -257,12 +257,14 @@ typedef struct drain_run {
 	uint32_t max_records; /* 0: no limit */
 	uint64_t delivered;
 	uint32_t fit;         /* records per batch that span about RP_BATCH_BYTES */
+	bool prefetch;        /* prefetch_ahead (RP_PERF_PREFETCH) */
 	uint64_t ahead;       /* the batch drains' prefetch_ahead position */
 	int result;           /* a callback's or a strict ring's status */
 } drain_run;
 
 /* Bytes of ring the drains prefetch ahead of the record they decode, and
- * the most cache lines one call prefetches.  Measured (bench/RESULTS.md,
+ * the most cache lines one call prefetches, on a ring mapped with
+ * RP_PERF_PREFETCH (rp_adapter.h).  Measured (bench/RESULTS.md,
  * Run R): on a perf ring the kernel had just filled, the hardware
  * prefetchers did not stream a walk's reads (libbpf's neither: 28 ns per
  * 80-byte record, against 9 on a ring in memory the process wrote), which
@@ -281,8 +283,15 @@ typedef struct drain_run {
  * batches (Run S).  On an AMD EPYC whose hardware streamed the perf ring
  * too (Run Y: libbpf 3.3 ns per 8-byte record, half the Xeon's time), the
  * prefetch cost the perf drains 5 to 10 %, and 1 to 7 % once called per
- * chunk (Run AC); it stays, one default for both, as the loss on the EPYC
- * is small and the gain on the Xeon large. */
+ * chunk (Run AC).  It was the default until a consumer that reads two
+ * bytes of each record showed what it costs there (Run AD): 1.33 to 1.40
+ * times libbpf's time at 512-byte records, against 0.89 to 0.91 without
+ * it, as it fetches every line of the ring where that consumer needs two
+ * of the nine each record spans.  In a trial, prefetching only at the last
+ * record's stride (the predicted headers) cost that consumer little, but
+ * it would give up the payload lines a consumer that reads every byte
+ * waits for where the hardware does not stream; so the prefetch is off by
+ * default, as in libbpf, and whole-line where asked for. */
 #define PREFETCH_AHEAD 2048u
 #define PREFETCH_LINES 16u
 
@@ -357,6 +366,7 @@ static int drain_start(drain_run *d, rp_perf_ring *ring, bool have_fn, uint32_t 
 	d->max_records = max_records;
 	d->delivered = 0;
 	d->fit = RP_PERF_BATCH;
+	d->prefetch = ring && (ring->flags & RP_PERF_PREFETCH);
 	d->ahead = ring ? ring->tail : 0;
 	d->result = 0;
 	if (!ring || !ring->base || !have_fn || (ring->flags & RP_PERF_OVERWRITE))
@@ -474,7 +484,9 @@ static int drain_batch(rp_perf_ring *ring, rp_perf_batch_fn fn, void *ctx, uint3
 	for (;;) {
 		uint32_t count = 0;
 		int r = 0;
-		prefetch_ahead(ring->data.data, ring->data.size - 1, ring->tail, d.head, &d.ahead);
+		if (d.prefetch)
+			prefetch_ahead(ring->data.data, ring->data.size - 1, ring->tail, d.head,
+			               &d.ahead);
 		const rp_status st = rp_ring_drain(&ring->data, d.head, &ring->tail, batch,
 		                                   drain_want(&d), &count);
 
@@ -519,7 +531,8 @@ static int drain_records(rp_perf_ring *ring, rp_perf_ring_fn fn, void *ctx, uint
 			const uint32_t want = left < chunk ? left : chunk;
 			uint32_t n = want; /* counted down to 0: one test per record */
 
-			prefetch_ahead(it.data, it.size - 1, it.tail, d.head, &ahead);
+			if (d.prefetch)
+				prefetch_ahead(it.data, it.size - 1, it.tail, d.head, &ahead);
 			do {
 				st = rp_ring_iter_next(&it, &rec);
 				if (st != RP_OK)
@@ -568,7 +581,9 @@ static int drain_samples(rp_perf_ring *ring, rp_perf_samples_fn fn, rp_perf_ring
 	for (;;) {
 		uint32_t count = 0;
 		int r = 0;
-		prefetch_ahead(ring->data.data, ring->data.size - 1, ring->tail, d.head, &d.ahead);
+		if (d.prefetch)
+			prefetch_ahead(ring->data.data, ring->data.size - 1, ring->tail, d.head,
+			               &d.ahead);
 		const rp_status st = rp_ring_drain_bpf_output(&ring->data, d.head, &ring->tail,
 		                                              batch, drain_want(&d), &count);
 
@@ -617,7 +632,8 @@ static int drain_payloads(rp_perf_ring *ring, rp_perf_payload_fn fn, rp_perf_rin
 			const uint32_t want = left < chunk ? left : chunk;
 			uint32_t n = want; /* counted down to 0: one test per record */
 
-			prefetch_ahead(it.data, it.size - 1, it.tail, d.head, &ahead);
+			if (d.prefetch)
+				prefetch_ahead(it.data, it.size - 1, it.tail, d.head, &ahead);
 			do {
 				st = rp_ring_iter_next_bpf(&it, &s);
 				if (st != RP_OK)

@@ -665,24 +665,29 @@ void test_samples_max_records(itest *t)
 	CHECK(r == 20 && seen(&b, &g, 0, 80, 100, true), "no limit: %d: %s", r, why);
 	mem_ring_close(&m);
 
-	/* the per-sample drain walks in chunks of about 1 KiB (the prefetch's):
-	 * budgets of 1, of 45 (past the second chunk's end) and none */
-	memset(&g, 0, sizeof(g));
-	START(&m, &b, 0);
-	put_samples(&m, &b, 100);
-	r = rp_perf_ring_drain_payloads(&m.r, on_payload, on_other, &g, 1);
-	CHECK(r == 1 && g.calls == 1 && seen(&b, &g, 0, 0, 1, true) && published(&m) == b.pos[1],
-	      "payloads, max 1: %d: %s", r, why);
-	memset(&g, 0, sizeof(g));
-	r = rp_perf_ring_drain_payloads(&m.r, on_payload, on_other, &g, 45);
-	CHECK(r == 45 && g.calls == 45 && seen(&b, &g, 0, 1, 46, true) &&
-	      published(&m) == b.pos[46], "payloads, max 45: %d: %s", r, why);
-	memset(&g, 0, sizeof(g));
-	r = rp_perf_ring_drain_payloads(&m.r, on_payload, on_other, &g, 0);
-	CHECK(r == 54 && g.calls == 54 && seen(&b, &g, 0, 46, 100, true) &&
-	      published(&m) == b.pos[100] && m.r.stats.records == 100,
-	      "payloads, no limit: %d: %s", r, why);
-	mem_ring_close(&m);
+	/* the per-sample drain walks in chunks of about 1 KiB (the prefetch's,
+	 * whether the ring prefetches or not): budgets of 1, of 45 (past the
+	 * second chunk's end) and none give the same records both ways */
+	for (int pf = 0; pf < 2; pf++) {
+		const char *how = pf ? "RP_PERF_PREFETCH" : "no prefetch";
+
+		memset(&g, 0, sizeof(g));
+		START(&m, &b, pf ? RP_PERF_PREFETCH : 0);
+		put_samples(&m, &b, 100);
+		r = rp_perf_ring_drain_payloads(&m.r, on_payload, on_other, &g, 1);
+		CHECK(r == 1 && g.calls == 1 && seen(&b, &g, 0, 0, 1, true) &&
+		      published(&m) == b.pos[1], "%s: payloads, max 1: %d: %s", how, r, why);
+		memset(&g, 0, sizeof(g));
+		r = rp_perf_ring_drain_payloads(&m.r, on_payload, on_other, &g, 45);
+		CHECK(r == 45 && g.calls == 45 && seen(&b, &g, 0, 1, 46, true) &&
+		      published(&m) == b.pos[46], "%s: payloads, max 45: %d: %s", how, r, why);
+		memset(&g, 0, sizeof(g));
+		r = rp_perf_ring_drain_payloads(&m.r, on_payload, on_other, &g, 0);
+		CHECK(r == 54 && g.calls == 54 && seen(&b, &g, 0, 46, 100, true) &&
+		      published(&m) == b.pos[100] && m.r.stats.records == 100,
+		      "%s: payloads, no limit: %d: %s", how, r, why);
+		mem_ring_close(&m);
+	}
 
 	/* "SSLSS": 2 stops before the LOST; 1 takes it alone; 3 the rest */
 	for (int with_other = 1; with_other >= 0; with_other--) {
