@@ -81,6 +81,23 @@ static inline uint64_t rpb_sum_span(const rp_span *s, uint32_t want, uint64_t ac
 	return rpb_sum(s->p1, want - s->n0, acc);
 }
 
+/* The light consumers' checksum: a payload's first and last byte (an agent
+ * that looks at a few fields of each record).  n >= 1: every payload here
+ * has 8 bytes or more. */
+static inline uint64_t rpb_touch(const uint8_t *p, size_t n, uint64_t acc)
+{
+	return acc + p[0] + p[n - 1];
+}
+
+/* The same over the first `want` bytes (1 <= want <= n0 + n1) of a payload
+ * in two slices. */
+static inline uint64_t rpb_touch_span(const rp_span *s, uint32_t want, uint64_t acc)
+{
+	if (want <= s->n0)
+		return rpb_touch(s->p0, want, acc);
+	return acc + (s->n0 ? s->p0[0] : s->p1[0]) + s->p1[want - s->n0 - 1];
+}
+
 /* One result: a CSV row (bench,payload,impl,value,unit,records,rounds,extra)
  * and a progress line on stdout.  bench/run.sh turns the CSV into the one
  * table, the chart and the ratios. */

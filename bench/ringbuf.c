@@ -54,15 +54,10 @@ static int rp_batch(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
 }
 
 /* The same three with a light consumer: the first and last payload byte. */
-static inline uint64_t touch(const uint8_t *p, size_t n, uint64_t acc)
-{
-	return acc + p[0] + p[n - 1]; /* n >= 8: every payload here has 8 bytes or more */
-}
-
 static int lb_touch(void *ctx, void *data, size_t size)
 {
 	consumed *c = ctx;
-	c->sum = touch(data, size, c->sum);
+	c->sum = rpb_touch(data, size, c->sum);
 	c->n++;
 	return 0;
 }
@@ -70,7 +65,7 @@ static int lb_touch(void *ctx, void *data, size_t size)
 static int rp_touch(void *ctx, const void *data, uint32_t len)
 {
 	consumed *c = ctx;
-	c->sum = touch(data, len, c->sum);
+	c->sum = rpb_touch(data, len, c->sum);
 	c->n++;
 	return 0;
 }
@@ -80,7 +75,7 @@ static int rp_batch_touch(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t
 	consumed *c = ctx;
 	uint64_t sum = c->sum;
 	for (uint32_t i = 0; i < n; i++)
-		sum = touch(recs[i].data, recs[i].len, sum);
+		sum = rpb_touch(recs[i].data, recs[i].len, sum);
 	c->sum = sum;
 	c->n += n;
 	return 0;
@@ -136,7 +131,7 @@ static uint64_t sum_all(const uint8_t *p, size_t n, uint64_t acc)
 
 static uint64_t sum_touch(const uint8_t *p, size_t n, uint64_t acc)
 {
-	return touch(p, n, acc);
+	return rpb_touch(p, n, acc);
 }
 
 static int run_pass(rb_bench *b, const rb_pass *pass, FILE *csv)

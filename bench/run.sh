@@ -61,6 +61,11 @@ awk -F, '
     for (i = 1; i <= 5; i++) row("perf payload drain vs libbpf perf_buffer", "perf", sz[i], "rp-payload", "libbpf", "1.00")
     for (i = 1; i <= 5; i++) row("perf batch API vs libbpf perf_buffer", "perf", sz[i], "rp-batch", "libbpf", sz[i] <= 64 ? "0.77" : "")
     for (i = 1; i <= 5; i++) row("perf core direct vs libbpf perf_buffer", "perf", sz[i], "rp-core", "libbpf", "")
+    for (i = 1; i <= 5; i++) row("perf payload drain, RP_PERF_PREFETCH", "perf", sz[i], "rp-payload-pf", "libbpf", "")
+    for (i = 1; i <= 5; i++) row("perf adapter, light consumer", "perf-light", sz[i], "rp-adapter", "libbpf", "")
+    for (i = 1; i <= 5; i++) row("perf payload drain, light consumer", "perf-light", sz[i], "rp-payload", "libbpf", "")
+    for (i = 1; i <= 5; i++) row("perf payload, light, RP_PERF_PREFETCH", "perf-light", sz[i], "rp-payload-pf", "libbpf", "")
+    for (i = 1; i <= 5; i++) row("perf batch API, light consumer", "perf-light", sz[i], "rp-batch", "libbpf", "")
     for (i = 1; i <= 5; i++) row("ringbuf adapter vs libbpf ring_buffer", "ringbuf", sz[i], "rp-adapter", "libbpf", "1.00")
     for (i = 1; i <= 5; i++) row("ringbuf batch API vs libbpf ring_buffer", "ringbuf", sz[i], "rp-batch", "libbpf", sz[i] <= 64 ? "0.77" : "")
     for (i = 1; i <= 5; i++) row("ringbuf adapter, light consumer", "ringbuf-light", sz[i], "rp-adapter", "libbpf", "")
@@ -110,16 +115,18 @@ if command -v gnuplot > /dev/null; then
     echo "$p"
   }
   gnuplot <<GP && echo "chart: $out/ns_per_record.png"
-set terminal pngcairo size 2000,520 noenhanced
+set terminal pngcairo size 2500,520 noenhanced
 set output '$out/ns_per_record.png'
-set multiplot layout 1,4 title 'Consumer cost per record, median of rounds (lower is better)'
+set multiplot layout 1,5 title 'Consumer cost per record, median of rounds (lower is better)'
 set xlabel 'payload bytes'
 set ylabel 'ns per record'
 set logscale xy
 set key top left
 set grid
 set title 'perf ring'
-plot $(plot_of perf rp-adapter rp-payload rp-batch rp-core libbpf)
+plot $(plot_of perf rp-adapter rp-payload rp-payload-pf rp-batch rp-core libbpf)
+set title 'perf ring, light consumer'
+plot $(plot_of perf-light rp-adapter rp-payload rp-payload-pf rp-batch rp-core libbpf)
 set title 'BPF ring buffer'
 plot $(plot_of ringbuf rp-adapter rp-batch libbpf)
 set title 'BPF ring buffer, light consumer'

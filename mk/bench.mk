@@ -7,7 +7,12 @@ BENCH_SRCS = $(sort $(wildcard bench/*.c))
 BENCH_OBJS = $(patsubst bench/%.c,$(BENCH_DIR)/obj/%.o,$(BENCH_SRCS))
 # -O3 vectorises the checksum both consumers run over every payload byte, so
 # that it does not drown the consumers themselves; the library keeps $(OPT).
-BENCH_OPT ?= -O3
+# Every function and loop of the bench starts on a cache line, so that where
+# a timed callback falls does not depend on the code before it: adding the
+# light pass moved the perf payload drain's 8-byte ratio from 1.05-1.06 to
+# 1.14-1.15 with the library unchanged, and aligned it reads 1.06-1.07
+# (bench/RESULTS.md, Run AD).
+BENCH_OPT ?= -O3 -falign-functions=64 -falign-loops=64
 
 ALL_TARGETS += $(BENCH_BIN)
 
