@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make fuzz ENGINE=libfuzzer|afl HARNESS=name FUZZ_SECONDS=N
 # A long campaign; new inputs accumulate in $BUILD/fuzz/campaign/<harness>/
-# (fold them into fuzz/corpus/<harness>/ with `make fuzz-minimize`).
+# (fold the ones that reach a new edge into fuzz/corpus/<harness>/ with
+# `make fuzz-fold`, or merge them all by coverage with `make fuzz-minimize`).
 set -u
 build=${BUILD:-build}
 e=$1 h=$2 secs=$3
