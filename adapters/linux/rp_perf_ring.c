@@ -338,16 +338,18 @@ static inline void prefetch_ahead(const uint8_t *data, uint64_t mask, uint64_t t
 	*next = p;
 }
 
-/* The per-record drains make no prefetch test per record: they walk in
- * chunks, call prefetch_ahead once before each, and size each chunk to span
- * about RP_BATCH_BYTES, half the lead, at the last record's size, so that
- * the lead is topped up when about half of it has been walked, as a test
- * per record did.  On 8-byte payloads that test and a line loop that
- * tested three bounds per line cost the payload drain 7 of its 63
- * instructions per record, and in one comparison on an AMD EPYC 5 to 8 %
- * of its time (bench/RESULTS.md, Run Z).  A walk's first chunk is one
- * record: it sizes the next.  size is a record's size (0 before the
- * first). */
+/* The per-record drains make no prefetch test per record: on a ring that
+ * prefetches they walk in chunks, call prefetch_ahead once before each,
+ * and size each chunk to span about RP_BATCH_BYTES, half the lead, at the
+ * last record's size, so that the lead is topped up when about half of it
+ * has been walked, as a test per record did.  On 8-byte payloads that test
+ * and a line loop that tested three bounds per line cost the payload drain
+ * 7 of its 63 instructions per record, and in one comparison on an AMD
+ * EPYC 5 to 8 % of its time (bench/RESULTS.md, Run Z).  A walk's first
+ * chunk is one record: it sizes the next.  size is a record's size (0
+ * before the first).  On a ring that does not prefetch one chunk takes the
+ * whole budget: the chunks' ends cost the per-record drain 8 to 13 % at
+ * 8 bytes there, for nothing (Run AE). */
 static inline uint32_t chunk_after(uint32_t size)
 {
 	const uint32_t n = size ? RP_BATCH_BYTES / size : 1;
@@ -527,7 +529,7 @@ static int drain_records(rp_perf_ring *ring, rp_perf_ring_fn fn, void *ctx, uint
 		rec.size = 0;
 		rp_ring_iter_init(&it, &ring->data, d.head, start);
 		while (st == RP_OK && r == 0 && left) {
-			const uint32_t chunk = chunk_after(rec.size);
+			const uint32_t chunk = d.prefetch ? chunk_after(rec.size) : left;
 			const uint32_t want = left < chunk ? left : chunk;
 			uint32_t n = want; /* counted down to 0: one test per record */
 
@@ -628,7 +630,7 @@ static int drain_payloads(rp_perf_ring *ring, rp_perf_payload_fn fn, rp_perf_rin
 		s.size = 0;
 		rp_ring_iter_init(&it, &ring->data, d.head, start);
 		while (st == RP_OK && r == 0 && left) {
-			const uint32_t chunk = chunk_after(s.size);
+			const uint32_t chunk = d.prefetch ? chunk_after(s.size) : left;
 			const uint32_t want = left < chunk ? left : chunk;
 			uint32_t n = want; /* counted down to 0: one test per record */
 

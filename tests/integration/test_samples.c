@@ -665,9 +665,10 @@ void test_samples_max_records(itest *t)
 	CHECK(r == 20 && seen(&b, &g, 0, 80, 100, true), "no limit: %d: %s", r, why);
 	mem_ring_close(&m);
 
-	/* the per-sample drain walks in chunks of about 1 KiB (the prefetch's,
-	 * whether the ring prefetches or not): budgets of 1, of 45 (past the
-	 * second chunk's end) and none give the same records both ways */
+	/* on a ring that prefetches the per-sample drain walks in chunks of
+	 * about 1 KiB (the prefetch's), on one that does not in one run:
+	 * budgets of 1, of 45 (past the second chunk's end) and none give the
+	 * same records both ways */
 	for (int pf = 0; pf < 2; pf++) {
 		const char *how = pf ? "RP_PERF_PREFETCH" : "no prefetch";
 
