@@ -348,8 +348,8 @@ static inline void prefetch_ahead(const uint8_t *data, uint64_t mask, uint64_t t
  * EPYC 5 to 8 % of its time (bench/RESULTS.md, Run Z).  A walk's first
  * chunk is one record: it sizes the next.  size is a record's size (0
  * before the first).  On a ring that does not prefetch one chunk takes the
- * whole budget: the chunks' ends cost the per-record drain 8 to 13 % at
- * 8 bytes there, for nothing (Run AE). */
+ * whole budget: at 8 bytes the chunks' ends cost rp_perf_ring_drain 7 to
+ * 14 % and the payload drain 2 to 6 % there, for nothing (Run AE). */
 static inline uint32_t chunk_after(uint32_t size)
 {
 	const uint32_t n = size ? RP_BATCH_BYTES / size : 1;
