@@ -648,6 +648,89 @@ static void iter_differential(void **state)
 	assert_true(records > 10000 && others > 500 && errors > 200);
 }
 
+/* Runs of one header, as a BPF program's events of one size are: after
+ * its first sample the iterator takes the run from its hint (hint_size the
+ * run's size), and a record whose header equals the hint but whose raw
+ * size does not fit (RP_OTHER, then taken by the record step, from the
+ * hint too), a LOST of the same size and a sample whose misc differs stop
+ * or leave the hinted path exactly where the reference does.  From every
+ * start offset of the ring, so that runs wrap its end: each step as the
+ * reference's (rp_ring_drain + rp_bpf_output_view, rp_ring_next), a step
+ * that does not return RP_OK leaving the iterator as it was. */
+static void iter_hint_runs(void **state)
+{
+	(void)state;
+	unsigned long hinted = 0, wrapped = 0;
+	for (uint64_t start = 2048; start < 2048 + 512; start += 8) {
+		rb_ring r = rb_new(512, 0x5a);
+		uint8_t pay[8], odd[16], misc1[16];
+		uint64_t p = start;
+		rb_pattern(pay, sizeof pay, 3);
+		memset(odd, 0x33, sizeof odd);
+		rb_le32(odd, 13); /* 13 + 12 > 24: not a BPF output */
+		memset(misc1, 0x44, sizeof misc1);
+		rb_le32(misc1, 12);
+		for (int i = 0; i < 6; i++)
+			p = rb_put_bpf_output(&r, p, pay, sizeof pay, 0xee); /* 24 bytes, raw 12 */
+		p = rb_put_record(&r, p, RP_RECORD_SAMPLE, 0, odd, sizeof odd);
+		for (int i = 0; i < 3; i++)
+			p = rb_put_bpf_output(&r, p, pay, sizeof pay, 0xee);
+		p = rb_put_lost(&r, p, 1, 2);
+		p = rb_put_record(&r, p, RP_RECORD_SAMPLE, 1, misc1, sizeof misc1);
+		for (int i = 0; i < 6; i++)
+			p = rb_put_bpf_output(&r, p, pay, sizeof pay, 0xee);
+		const uint64_t head = p;
+		const rp_ring g = ring_of(&r);
+		rp_ring_iter it;
+		uint64_t t = start;
+		unsigned steps = 0;
+		rp_ring_iter_init(&it, &g, head, start);
+		for (;;) {
+			const ref_out want = reference(&g, head, t, 1);
+			const rp_ring_iter before = it;
+			rp_bpf_sample s;
+			const rp_status st = rp_ring_iter_next_bpf(&it, &s);
+			steps++;
+			if (want.n == 1) {
+				assert_int_equal(st, RP_OK);
+				assert_sample_is(&s, &want, 0);
+				assert_true(it.tail == want.tail);
+				/* the header was the hint's (taken from it, or at the
+				 * ring end by the checks, which keep it) */
+				hinted += before.hint_size == s.size && it.hint == before.hint;
+				wrapped += s.data.n1 > 0;
+				t = want.tail;
+				continue;
+			}
+			assert_int_equal(st, want.st);
+			assert_memory_equal(&it, &before, sizeof it);
+			if (st != RP_OTHER)
+				break;
+			rp_record got, rec;
+			memset(&got, CANARY_BYTE, sizeof got);
+			memset(&rec, 0, sizeof rec);
+			assert_int_equal(rp_ring_next(&g, head, &t, &rec), RP_OK);
+			assert_int_equal(rp_ring_iter_next(&it, &got), RP_OK);
+			assert_true(got.pos == rec.pos && got.type == rec.type && got.misc == rec.misc &&
+			            got.size == rec.size);
+			assert_ptr_equal(got.body.p0, rec.body.p0);
+			assert_ptr_equal(got.body.p1, rec.body.p1);
+			assert_int_equal(got.body.n0, rec.body.n0);
+			assert_int_equal(got.body.n1, rec.body.n1);
+			assert_true(it.tail == t);
+		}
+		assert_int_equal(steps, 19); /* 16 samples, 2 RP_OTHER, RP_EMPTY */
+		assert_true(it.tail == head && it.hint_size == 24);
+		rb_free(&r);
+	}
+	/* each start: 5 of the first run (its first sets the hint), the 3 after
+	 * the odd record, 5 of the last run (the misc-1 sample and the one after
+	 * it each set the hint anew, unless the misc-1 sample is the one that
+	 * wraps the ring end: the full decoder takes it and keeps the hint) */
+	assert_true(hinted >= 64 * 13);
+	assert_true(wrapped > 0);
+}
+
 /* The record iterator (rp_ring_iter_next) against rp_ring_drain, one
  * record at a time, on rings of every kind of record and every framing
  * error: the same records, the same stop at the same tail, and the
@@ -737,6 +820,7 @@ int main(void)
 		cmocka_unit_test(iter_framing_errors),
 		cmocka_unit_test(iter_differential),
 		cmocka_unit_test(iter_records_differential),
+		cmocka_unit_test(iter_hint_runs),
 	};
 	return cmocka_run_group_tests_name("bpf_batch", tests, NULL, NULL);
 }
