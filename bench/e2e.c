@@ -91,11 +91,12 @@ static void *producer(void *arg)
 	return NULL;
 }
 
-static int rp_sample(void *ctx, int cpu, const rp_bpf_output *out)
+static int rp_sample(void *ctx, int cpu, const void *data, uint32_t size)
 {
 	trial *t = ctx;
 	(void)cpu;
-	t->sum = rpb_sum_span(&out->data, E2E_PAYLOAD, t->sum);
+	(void)size;
+	t->sum = rpb_sum(data, E2E_PAYLOAD, t->sum);
 	t->got++;
 	return 0;
 }

@@ -1,17 +1,19 @@
 /* Benchmark 1: consumer cost on the same per-CPU perf ring.  libbpf's
  * perf_buffer owns the ring of CPU 0; BPF_PROG_TEST_RUN fills it with K
- * records; it is drained by ringproof's adapter (rp_perf_ring_drain on a
- * second mapping of the same event: same control page, same data pages;
- * each record viewed in the callback), by its payload drain
- * (rp_perf_ring_drain_payloads: one call per sample from the fused walk), by
- * its sample batch API (rp_perf_ring_drain_samples: one callback per batch
- * of BPF-output payloads, decoded by the core's fused walk), by ringproof's core called directly on libbpf's mapping (no
- * adapter callback layer), or by perf_buffer__consume_buffer.  The order
- * rotates every round; only the drain is timed.  The payload drain runs
- * twice: on a mapping as by default, and on one with RP_PERF_PREFETCH.
- * Two passes, as for the BPF ring buffer: "perf", whose callbacks sum every
- * payload byte, and "perf-light", whose callbacks read a payload's first
- * and last byte (an agent that looks at a few fields). */
+ * records; it is drained by ringproof's record drain (rp_perf_ring_drain on
+ * a second mapping of the same event: same control page, same data pages;
+ * each record viewed in the callback, rp_bpf_output_view), by its payload
+ * drain (rp_perf_ring_drain_payloads: libbpf's callback, one call per
+ * payload in one piece, so that its callbacks are libbpf's line for line),
+ * by its sample batch API (rp_perf_ring_drain_samples: one callback per
+ * batch of payloads in one piece), by ringproof's core called directly on
+ * libbpf's mapping (no adapter callback layer), or by
+ * perf_buffer__consume_buffer.  The order rotates every round; only the
+ * drain is timed.  The payload drain runs twice: on a mapping as by
+ * default, and on one with RP_PERF_PREFETCH.  Two passes, as for the BPF
+ * ring buffer: "perf", whose callbacks sum every payload byte, and
+ * "perf-light", whose callbacks read a payload's first and last byte (an
+ * agent that looks at a few fields). */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
@@ -93,40 +95,42 @@ static int ad_record_touch(void *ctx, const rp_record *rec)
 
 /* ringproof payload drain: one call per BPF-output sample from the fused
  * walk, as libbpf's sample callback gets one per record */
-static int ad_payload(void *ctx, const rp_bpf_sample *s)
+static int ad_payload(void *ctx, const void *data, uint32_t size)
 {
 	consumed *c = ctx;
-	c->sum = rpb_sum_span(&s->data, want_of(c, s->raw_size), c->sum);
+	(void)size;
+	c->sum = rpb_sum(data, c->payload, c->sum);
 	c->samples++;
 	return 0;
 }
 
-static int ad_payload_touch(void *ctx, const rp_bpf_sample *s)
+static int ad_payload_touch(void *ctx, const void *data, uint32_t size)
 {
 	consumed *c = ctx;
-	c->sum = rpb_touch_span(&s->data, want_of(c, s->raw_size), c->sum);
+	(void)size;
+	c->sum = rpb_touch(data, c->payload, c->sum);
 	c->samples++;
 	return 0;
 }
 
 /* ringproof sample batch API: one call per batch of payloads, each summed */
-static int ad_samples(void *ctx, const rp_bpf_sample *s, uint32_t n)
+static int ad_samples(void *ctx, const rp_payload *s, uint32_t n)
 {
 	consumed *c = ctx;
 	uint64_t sum = c->sum;
 	for (uint32_t i = 0; i < n; i++)
-		sum = rpb_sum_span(&s[i].data, want_of(c, s[i].raw_size), sum);
+		sum = rpb_sum(s[i].data, c->payload, sum);
 	c->samples += n;
 	c->sum = sum;
 	return 0;
 }
 
-static int ad_samples_touch(void *ctx, const rp_bpf_sample *s, uint32_t n)
+static int ad_samples_touch(void *ctx, const rp_payload *s, uint32_t n)
 {
 	consumed *c = ctx;
 	uint64_t sum = c->sum;
 	for (uint32_t i = 0; i < n; i++)
-		sum = rpb_touch_span(&s[i].data, want_of(c, s[i].raw_size), sum);
+		sum = rpb_touch(s[i].data, c->payload, sum);
 	c->samples += n;
 	c->sum = sum;
 	return 0;

@@ -42,12 +42,12 @@ static int rp_sample(void *ctx, const void *data, uint32_t len)
 }
 
 /* Batch API: one call per batch of (data, len) samples, each contiguous. */
-static int rp_batch(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
+static int rp_batch(void *ctx, const rp_payload *recs, uint32_t n)
 {
 	consumed *c = ctx;
 	uint64_t sum = c->sum;
 	for (uint32_t i = 0; i < n; i++)
-		sum = rpb_sum(recs[i].data, recs[i].len, sum);
+		sum = rpb_sum(recs[i].data, recs[i].size, sum);
 	c->sum = sum;
 	c->n += n;
 	return 0;
@@ -70,12 +70,12 @@ static int rp_touch(void *ctx, const void *data, uint32_t len)
 	return 0;
 }
 
-static int rp_batch_touch(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
+static int rp_batch_touch(void *ctx, const rp_payload *recs, uint32_t n)
 {
 	consumed *c = ctx;
 	uint64_t sum = c->sum;
 	for (uint32_t i = 0; i < n; i++)
-		sum = rpb_touch(recs[i].data, recs[i].len, sum);
+		sum = rpb_touch(recs[i].data, recs[i].size, sum);
 	c->sum = sum;
 	c->n += n;
 	return 0;

@@ -57,12 +57,12 @@ awk -F, '
     printf "%-40s %5s %11s %11s %-13s %6s %7s %4s\n", "comparison (ringproof vs reference)", "bytes",
            "ringproof", "reference", "unit", "ratio", "target", "met"
     split("8 64 256 512 4000", sz, " ")
-    for (i = 1; i <= 5; i++) row("perf adapter vs libbpf perf_buffer", "perf", sz[i], "rp-adapter", "libbpf", "1.00")
+    for (i = 1; i <= 5; i++) row("perf record drain + view vs perf_buffer", "perf", sz[i], "rp-adapter", "libbpf", "1.00")
     for (i = 1; i <= 5; i++) row("perf payload drain vs libbpf perf_buffer", "perf", sz[i], "rp-payload", "libbpf", "1.00")
     for (i = 1; i <= 5; i++) row("perf batch API vs libbpf perf_buffer", "perf", sz[i], "rp-batch", "libbpf", sz[i] <= 64 ? "0.77" : "")
     for (i = 1; i <= 5; i++) row("perf core direct vs libbpf perf_buffer", "perf", sz[i], "rp-core", "libbpf", "")
     for (i = 1; i <= 5; i++) row("perf payload drain, RP_PERF_PREFETCH", "perf", sz[i], "rp-payload-pf", "libbpf", "")
-    for (i = 1; i <= 5; i++) row("perf adapter, light consumer", "perf-light", sz[i], "rp-adapter", "libbpf", "")
+    for (i = 1; i <= 5; i++) row("perf record drain + view, light", "perf-light", sz[i], "rp-adapter", "libbpf", "")
     for (i = 1; i <= 5; i++) row("perf payload drain, light consumer", "perf-light", sz[i], "rp-payload", "libbpf", "")
     for (i = 1; i <= 5; i++) row("perf payload, light, RP_PERF_PREFETCH", "perf-light", sz[i], "rp-payload-pf", "libbpf", "")
     for (i = 1; i <= 5; i++) row("perf batch API, light consumer", "perf-light", sz[i], "rp-batch", "libbpf", "")

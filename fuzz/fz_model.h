@@ -84,6 +84,16 @@ static inline uint8_t *fz_mem_ring(rp_perf_ring *r, uint64_t size, uint64_t t0, 
 	return buf;
 }
 
+/* Free a ring fz_mem_ring made: its buffer, and the scratch buffer a
+ * payload drain may have grown (what rp_perf_ring_unmap frees). */
+static inline void fz_mem_ring_free(rp_perf_ring *r, uint8_t *buf)
+{
+	free(r->scratch);
+	r->scratch = NULL;
+	r->scratch_size = 0;
+	free(buf);
+}
+
 /* The batch rule of the adapters' batch drains (rp_adapter.h), restated:
  * after a batch of n records spanning `bytes` of the ring, the next batch
  * of the call takes about as many records as span RP_BATCH_BYTES, at least
@@ -258,7 +268,7 @@ static inline rp_perf_buffer *fz_mem_perf_buffer(uint32_t n, uint64_t size, cons
 static inline void fz_mem_perf_buffer_free(rp_perf_buffer *pb, uint8_t **bufs)
 {
 	for (uint32_t i = 0; pb && i < pb->n; i++)
-		free(bufs[i]);
+		fz_mem_ring_free(&pb->rings[i].ring, bufs[i]);
 	free(pb);
 }
 

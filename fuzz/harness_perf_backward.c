@@ -661,7 +661,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		check_state(pub_before, head_before, names[o]);
 	}
-	free(g.buf);
+	fz_mem_ring_free(&g.r.ring, g.buf);
 	g.buf = NULL;
 	return 0;
 }

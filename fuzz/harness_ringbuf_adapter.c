@@ -509,7 +509,7 @@ static int fn_rec(void *ctx, const void *p, uint32_t len)
 	return cb_ret();
 }
 
-static int fn_batch(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
+static int fn_batch(void *ctx, const rp_payload *recs, uint32_t n)
 {
 	FZ_CHECK(ctx == NULL, "ctx");
 	FZ_CHECK(c.calls < c.ncalls, "batch callback call %u, want %u calls", c.calls, c.ncalls);
@@ -517,7 +517,7 @@ static int fn_batch(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
 	check_unpublished();
 	for (uint32_t k = 0; k < n; k++) {
 		const mrec *m = &g.recs[c.deliv[c.call_first[c.calls] + k]];
-		check_payload(recs[k].data, recs[k].len, m);
+		check_payload(recs[k].data, recs[k].size, m);
 	}
 	return cb_ret();
 }

@@ -33,7 +33,10 @@ $(ITEST_DIR)/%.o: tests/integration/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
+# --wrap=realloc: test_samples.c makes the library's realloc fail on demand
+# (the payload drains' copy of a wrapped payload, when no memory is left).
 $(ITEST_BIN): $(ITEST_OBJS) $(ITEST_HELPERS) $(BUILD)/lib/libringproof.a
-	$(CC) $(ALL_CFLAGS) -o $@ $(ITEST_OBJS) $(ITEST_HELPERS) $(BUILD)/lib/libringproof.a $(LIBBPF_LIBS) -pthread
+	$(CC) $(ALL_CFLAGS) -Wl,--wrap=realloc -o $@ $(ITEST_OBJS) $(ITEST_HELPERS) \
+	    $(BUILD)/lib/libringproof.a $(LIBBPF_LIBS) -pthread
 
 -include $(ITEST_OBJS:.o=.d)

@@ -44,7 +44,7 @@ static void pipe_usage(FILE *f)
 /* cpu is -1 for a ring buffer (shared by all CPUs: no cpu is printed).  The
  * time is CLOCK_REALTIME when the event is read (BPF-output records carry
  * no kernel timestamp): ns since the epoch in JSON, local time in text. */
-static void print_payload(const pipe_state *st, int cpu, rp_span data, uint32_t size)
+static void print_payload(const pipe_state *st, int cpu, const uint8_t *data, uint32_t size)
 {
 	struct timespec ts;
 	struct tm tm;
@@ -67,7 +67,7 @@ static void print_payload(const pipe_state *st, int cpu, rp_span data, uint32_t 
 			printf("%u bytes\n", size);
 	}
 	for (uint32_t i = 0; i < size; i++) {
-		uint8_t b = rp_span_byte(data, i);
+		uint8_t b = data[i];
 		if (st->json)
 			printf("%02x", b);
 		else
@@ -78,13 +78,13 @@ static void print_payload(const pipe_state *st, int cpu, rp_span data, uint32_t 
 		fputs("\"}\n", stdout);
 }
 
-static int on_sample(void *arg, int cpu, const rp_bpf_output *out)
+static int on_sample(void *arg, int cpu, const void *data, uint32_t size)
 {
 	pipe_state *st = arg;
 
 	if (st->cpu >= 0 && cpu != st->cpu)
 		return 0;
-	print_payload(st, cpu, out->data, out->raw_size);
+	print_payload(st, cpu, data, size);
 	st->seen++;
 	return ferror(stdout) || (st->want && st->seen >= st->want);
 }
@@ -147,9 +147,8 @@ static int pipe_perf(pipe_state *st, int map_fd)
 static int on_rb_record(void *arg, const void *data, uint32_t len)
 {
 	pipe_state *st = arg;
-	rp_span s = { .p0 = data, .n0 = len, .p1 = data, .n1 = 0 };
 
-	print_payload(st, -1, s, len);
+	print_payload(st, -1, data, len);
 	st->seen++;
 	return ferror(stdout) || (st->want && st->seen >= st->want);
 }

@@ -268,16 +268,14 @@ static int show(void *arg, const void *data, uint32_t size)
 	return (st->json || st->lines) && ferror(stdout);
 }
 
-/* One event as the kernel sent it: len bytes (perf adds padding). */
-static int on_payload(trace_state *st, const void *data, uint32_t len, rp_span span)
+/* One event as the kernel sent it: len bytes (perf adds padding), in one
+ * piece from either transport. */
+static int on_payload(trace_state *st, const void *data, uint32_t len)
 {
 	struct rp_trace_event_full f;
 	uint32_t n = len < sizeof(f) ? len : (uint32_t)sizeof(f);
 
-	if (data)
-		memcpy(&f, data, n);
-	else
-		rp_span_copy(span, (uint8_t *)&f, n); /* perf: may wrap, at offset 4 mod 8 */
+	memcpy(&f, data, n); /* perf's payload is at offset 4 mod 8: copied, not cast */
 	if (n < sizeof(f.h) || f.h.path_len > RP_TRACE_PATH_LEN || f.h.args_len > RP_TRACE_ARGS_LEN ||
 	    sizeof(f.h) + f.h.path_len + f.h.args_len > n ||
 	    (f.h.kind != RP_TRACE_SYSCALL && f.h.kind != RP_TRACE_EXEC && f.h.kind != RP_TRACE_EXIT)) {
@@ -301,16 +299,15 @@ static int on_payload(trace_state *st, const void *data, uint32_t len, rp_span s
 	return show(st, &f, size);
 }
 
-static int on_sample(void *arg, int cpu, const rp_bpf_output *out)
+static int on_sample(void *arg, int cpu, const void *data, uint32_t size)
 {
 	(void)cpu; /* the event says which CPU, in both transports */
-	return on_payload(arg, NULL, out->raw_size, out->data);
+	return on_payload(arg, data, size);
 }
 
 static int on_rb_record(void *arg, const void *data, uint32_t len)
 {
-	rp_span none = { 0 };
-	return on_payload(arg, data, len, none);
+	return on_payload(arg, data, len);
 }
 
 typedef struct transport {

@@ -7,8 +7,12 @@
  *     a negative code on failure: -errno from a system call (-EBADF for a
  *     bad fd, -EINVAL for a bad argument or an unknown flag bit), or one of
  *     ringproof's RP_E_* codes (rp_status.h; adapters use -1900 .. -1999).
- *     rp_strerror() gives a text for any of them.  Nothing prints, nothing
- *     allocates on the drain path.
+ *     rp_strerror() gives a text for any of them.  Nothing prints, and
+ *     nothing allocates on the drain path but the perf payload drains: to
+ *     hand over in one piece a payload that wraps the ring end they copy it
+ *     into a buffer of the ring's, grown to the largest such payload (as
+ *     libbpf does), and return -ENOMEM, the payload left in the ring, if it
+ *     cannot grow.
  *   - Walk statuses (core): RP_EMPTY = caught up, RP_MORE = more remains,
  *     RP_BUSY = the producer has not finished the next record; a negative
  *     status is always an error.

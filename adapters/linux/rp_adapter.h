@@ -8,9 +8,22 @@
 #ifndef RP_ADAPTER_H
 #define RP_ADAPTER_H
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* One payload of a batch, as both kinds of ring hand them to a batch
+ * callback (rp_perf_ring_drain_samples and rp_perf_buffer's samples mode,
+ * rp_bpf_ringbuf_map_batch): size bytes at data, in one piece, borrowed
+ * (valid only during the call).  A BPF ring buffer's payload is always in
+ * one piece (the kernel maps the data twice in a row); a perf ring's that
+ * wraps the ring end is copied, as libbpf copies it. */
+typedef struct rp_payload {
+	const void *data;
+	uint32_t size;
+} rp_payload;
 
 enum rp_adapter_flags {
 	/* Map a perf ring PROT_READ only, so the kernel overwrites old data

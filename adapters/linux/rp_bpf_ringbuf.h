@@ -56,24 +56,16 @@ typedef struct rp_bpf_ringbuf_stats {
  * likewise and have consume/poll return that value (as libbpf does). */
 typedef int (*rp_bpf_ringbuf_fn)(void *ctx, const void *data, uint32_t len);
 
-/* One record of a batch: what the per-record callback gets, as a pair.
- * data points at len contiguous payload bytes (the kernel maps the data
- * area twice in a row, so a payload that wraps is contiguous too). */
-typedef struct rp_bpf_ringbuf_sample {
-	const void *data; /* borrowed: valid only during the call */
-	uint32_t len;
-} rp_bpf_ringbuf_sample;
-
 /* Batch delivery: called once per batch with recs[0 .. n - 1] (n >= 1, at
  * most RP_BPF_RINGBUF_BATCH, in ring order; discarded records are not
- * delivered).  Return values as rp_bpf_ringbuf_fn; a non-zero return
+ * delivered): what the per-record callback gets, as rp_payload pairs.  Return values as rp_bpf_ringbuf_fn; a non-zero return
  * consumes the whole batch.  After the first batch of a consume, each
  * batch takes about as many records as span RP_BATCH_BYTES of the ring
  * (rp_adapter.h), but at least RP_BPF_RINGBUF_BATCH_MIN: one to three
  * records of 256 bytes and up per batch paid a batch's fixed cost each
  * (with a callback that reads two bytes of each, 1.1-2.1 times libbpf's
  * time; 0.8-0.9 with the floor; bench/RESULTS.md, Run AB). */
-typedef int (*rp_bpf_ringbuf_batch_fn)(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n);
+typedef int (*rp_bpf_ringbuf_batch_fn)(void *ctx, const rp_payload *recs, uint32_t n);
 
 #define RP_BPF_RINGBUF_BATCH 64u
 #define RP_BPF_RINGBUF_BATCH_MIN 8u

@@ -34,8 +34,16 @@ static int deliver(drain_ctx *dc, const rp_record *rec)
 			goto malformed;
 		if (!pb->sample_fn)
 			return 0;
+		/* In one piece, as the payload drain hands its samples over.  A
+		 * sample reaches this path in payload mode only if the ring
+		 * changed under the walk (the walk refused it a moment ago); if
+		 * it wraps and no memory is left to copy it, it is consumed and
+		 * the drain returns -ENOMEM. */
+		const uint8_t *p = rp_perf_ring_contiguous(&dc->cr->ring, &out.data);
+		if (!p)
+			return -ENOMEM;
 		dc->calls++;
-		return pb->sample_fn(pb->ctx, cpu, &out);
+		return pb->sample_fn(pb->ctx, cpu, p, out.raw_size);
 	}
 	if (rec->type == RP_RECORD_LOST) {
 		rp_lost l;
@@ -74,7 +82,7 @@ static int on_batch(void *p, const rp_record *recs, uint32_t n)
 
 /* Sample batches; the records between them (LOST and the rest) go to
  * on_record, which reports them as payload mode does. */
-static int on_samples(void *p, const rp_bpf_sample *s, uint32_t n)
+static int on_samples(void *p, const rp_payload *s, uint32_t n)
 {
 	drain_ctx *dc = p;
 	int r = dc->pb->samples_fn(dc->pb->ctx, dc->cr->cpu, s, n);
@@ -85,19 +93,17 @@ static int on_samples(void *p, const rp_bpf_sample *s, uint32_t n)
 	return r;
 }
 
-/* Payload mode with a sample callback: one BPF-output sample from the
- * fused walk; the other records go to on_record (LOST to lost_fn, the
- * rest counted as malformed), as deliver does. */
-static int on_payload(void *p, const rp_bpf_sample *s)
+/* Payload mode with a sample callback: one BPF-output payload from the
+ * fused walk, contiguous (rp_perf_ring_drain_payloads); the other records
+ * go to on_record (LOST to lost_fn, the rest counted as malformed), as
+ * deliver does. */
+static int on_payload(void *p, const void *data, uint32_t size)
 {
 	drain_ctx *dc = p;
-	rp_bpf_output out;
 	int r;
 
-	out.raw_size = s->raw_size;
-	out.data = s->data;
 	dc->calls++;
-	r = dc->pb->sample_fn(dc->pb->ctx, dc->cr->cpu, &out);
+	r = dc->pb->sample_fn(dc->pb->ctx, dc->cr->cpu, data, size);
 	if (r)
 		dc->stopped = true;
 	return r;

@@ -47,9 +47,12 @@ typedef struct rp_perf_buffer_opts {
 
 /* Every record, with the CPU it came from (rp_perf_ring_fn return values). */
 typedef int (*rp_perf_record_fn)(void *ctx, int cpu, const rp_record *rec);
-/* Convenience callbacks: a BPF-output payload (raw_size includes padding;
- * the padding bytes are stale) and a LOST count.  Either may be NULL. */
-typedef int (*rp_perf_sample_fn)(void *ctx, int cpu, const rp_bpf_output *out);
+/* Convenience callbacks, libbpf's perf_buffer shape: a BPF-output payload,
+ * size bytes at data in one piece (the raw size: it includes the kernel's
+ * padding, whose bytes are stale; a payload that wraps the ring end is
+ * copied, as libbpf does), borrowed for the call; and a LOST count.  Either
+ * may be NULL. */
+typedef int (*rp_perf_sample_fn)(void *ctx, int cpu, const void *data, uint32_t size);
 typedef int (*rp_perf_lost_fn)(void *ctx, int cpu, uint64_t lost);
 /* Batch delivery: recs[0 .. n - 1] (1 <= n <= RP_PERF_BATCH) from one CPU's
  * ring, in ring order, one call per batch; samples and LOST records alike
@@ -62,7 +65,7 @@ typedef int (*rp_perf_buffer_batch_fn)(void *ctx, int cpu, const rp_record *recs
  * per batch (rp_perf_samples_fn: payload spans of raw_size bytes, padding
  * included).  Return values as rp_perf_record_fn; a non-zero return
  * consumes the whole batch. */
-typedef int (*rp_perf_buffer_samples_fn)(void *ctx, int cpu, const rp_bpf_sample *s,
+typedef int (*rp_perf_buffer_samples_fn)(void *ctx, int cpu, const rp_payload *s,
                                          uint32_t n);
 
 /* Open the set on map_fd (not owned; it must stay open until free).

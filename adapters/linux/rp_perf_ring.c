@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -72,7 +73,12 @@ int rp_perf_ring_map(rp_perf_ring *ring, int fd, uint32_t data_pages,
 
 void rp_perf_ring_unmap(rp_perf_ring *ring)
 {
-	if (!ring || !ring->base)
+	if (!ring)
+		return;
+	free(ring->scratch);
+	ring->scratch = NULL;
+	ring->scratch_size = 0;
+	if (!ring->base)
 		return;
 	munmap(ring->base, ring->map_len);
 	ring->base = NULL;
@@ -125,15 +131,6 @@ void rp_perf_stats_add(rp_perf_stats *stats, const rp_record *recs, uint32_t n)
 		stats_add_lost(stats, &recs[k]);
 	}
 	stats_count(stats, n, bytes);
-}
-
-/* The same for a batch of BPF-output samples (never LOST).  The samples of
- * a batch chain, each ending where the next begins (the core proves it), so
- * their bytes are the span from the first to the end of the last: no pass
- * over the batch. */
-static void stats_add_samples(rp_perf_stats *stats, const rp_bpf_sample *s, uint32_t n)
-{
-	stats_count(stats, n, n ? s[n - 1].pos + s[n - 1].size - s[0].pos : 0);
 }
 
 /* data_head is what the kernel can have written: 8-aligned and at most the
@@ -569,44 +566,123 @@ int rp_perf_ring_drain_batch(rp_perf_ring *ring, rp_perf_batch_fn fn, void *ctx,
 	return drain_batch(ring, fn, ctx, max_records);
 }
 
-/* The sample-batch drain: the core's fused batch fills an array, fn gets
- * it whole. */
+/* A payload that wraps the ring end, copied into the ring's scratch
+ * buffer (grown to fit; freed by rp_perf_ring_unmap), as libbpf copies a
+ * wrapped record, so that a payload callback gets it in one piece.  Each
+ * byte is read once.  NULL if the buffer cannot grow. */
+static RP_COLD const uint8_t *linearize(rp_perf_ring *ring, const uint8_t *p0, uint32_t n0,
+                                       const uint8_t *p1, uint32_t n1)
+{
+	rp_span data;
+
+	if (n0 + n1 > ring->scratch_size) {
+		uint8_t *p = realloc(ring->scratch, n0 + n1);
+		if (!p)
+			return NULL;
+		ring->scratch = p;
+		ring->scratch_size = n0 + n1;
+	}
+	data.p0 = p0;
+	data.n0 = n0;
+	data.p1 = p1;
+	data.n1 = n1;
+	rp_span_copy(data, ring->scratch, n0 + n1);
+	ring->stats.copied++;
+	return ring->scratch;
+}
+
+const uint8_t *rp_perf_ring_contiguous(rp_perf_ring *ring, const rp_span *data)
+{
+	return data->n1 ? linearize(ring, data->p0, data->n0, data->p1, data->n1) : data->p0;
+}
+
+/* The payload of the sample s the walk just took, which wraps the ring
+ * end, copied in one piece; NULL if it cannot be copied, and then the walk
+ * is set back to s, which stays in the ring (the drain returns -ENOMEM).
+ * Inline: the iterator's address must not reach a function out of line (it
+ * would stay in memory for the whole walk). */
+static RP_HOT const uint8_t *copy_or_rewind(rp_perf_ring *ring, rp_ring_iter *it, uint64_t head,
+                                            const rp_bpf_sample *s)
+{
+	const uint8_t *p = linearize(ring, s->data.p0, s->data.n0, s->data.p1, s->data.n1);
+
+	if (!p)
+		rp_ring_iter_init(it, &ring->data, head, s->pos);
+	return p;
+}
+
+/* The sample-batch drain, on the core's iterator: up to a batch of
+ * payloads, each in one piece (rp_payload: in the ring, or copied as
+ * the payload drain copies it; at most one payload of a drain wraps, since
+ * a drain spans at most the ring), then fn gets the batch whole.  The
+ * iterator lives for the whole run, so that its hint carries from batch to
+ * batch. */
 static int drain_samples(rp_perf_ring *ring, rp_perf_samples_fn fn, rp_perf_ring_fn other,
                          void *ctx, uint32_t max_records)
 {
-	rp_bpf_sample batch[RP_PERF_BATCH];
+	rp_payload batch[RP_PERF_BATCH];
 	drain_run d;
 	int go = drain_start(&d, ring, fn != NULL, max_records);
 
 	if (go <= 0)
 		return go;
 	for (;;) {
-		uint32_t count = 0;
+		const uint32_t budget = iter_budget(&d);
+		const uint64_t start = ring->tail;
+		rp_ring_iter it;
+		rp_status st = RP_OK; /* RP_OK after the loop: the budget or fn ended it */
+		uint32_t left = budget; /* records the run may still take */
 		int r = 0;
-		if (d.prefetch)
-			prefetch_ahead(ring->data.data, ring->data.size - 1, ring->tail, d.head,
-			               &d.ahead);
-		const rp_status st = rp_ring_drain_bpf_output(&ring->data, d.head, &ring->tail,
-		                                              batch, drain_want(&d), &count);
 
-		if (count) {
-			drain_fit(&d, count, batch[count - 1].pos + batch[count - 1].size - batch[0].pos);
-			r = fn(ctx, batch, count);
+		rp_ring_iter_init(&it, &ring->data, d.head, start);
+		while (st == RP_OK && r == 0 && left) {
+			const uint32_t want = left < d.fit ? left : d.fit;
+			const uint64_t from = it.tail;
+			uint32_t n = 0;
+
+			if (d.prefetch)
+				prefetch_ahead(it.data, it.size - 1, it.tail, d.head, &d.ahead);
+			while (n < want) {
+				rp_bpf_sample s;
+				st = rp_ring_iter_next_bpf(&it, &s);
+				if (st != RP_OK)
+					break;
+				const uint8_t *p = s.data.p0;
+				if (s.data.n1 && !(p = copy_or_rewind(ring, &it, d.head, &s))) {
+					r = -ENOMEM;
+					break;
+				}
+				batch[n].data = p;
+				batch[n].size = s.raw_size;
+				n++;
+			}
+			if (n) {
+				const int cr = fn(ctx, batch, n);
+				drain_fit(&d, n, it.tail - from);
+				if (r == 0)
+					r = cr;
+			}
+			left -= n;
 		}
-		stats_add_samples(&ring->stats, batch, count);
-		if (run_end(&d, count, r, st, other, ctx))
+		const uint32_t used = budget - left;
+		ring->tail = it.tail;
+		stats_count(&ring->stats, used, it.tail - start);
+		if (run_end(&d, used, r, st, other, ctx))
 			break;
 	}
 	return drain_finish(&d);
 }
 
-/* The per-sample drain, on the core's iterator: each sample goes to fn as
+/* The per-sample drain, on the core's iterator: each payload goes to fn as
  * soon as it is decoded (no array, no batch), so that the walk and the
  * callbacks overlap.  The stats are counted once per run of samples, from
- * the tail's move (the samples chain: the core proves it).  drain_records's
- * twin: one always-inlined body for both, with a constant telling records
- * from samples, gave clang 14 the same code and gcc 12 one more register
- * move per record in each loop (tried 29 Nov 2026), so the two stay. */
+ * the tail's move (the samples chain: the core proves it).  A wrapped
+ * payload that cannot be copied (no memory) ends the drain before that
+ * sample with -ENOMEM: the sample stays in the ring for the next drain.
+ * drain_records's twin: one always-inlined body for both, with a constant
+ * telling records from samples, gave clang 14 the same code and gcc 12 one
+ * more register move per record in each loop (tried 29 Nov 2026), so the
+ * two stay. */
 static int drain_payloads(rp_perf_ring *ring, rp_perf_payload_fn fn, rp_perf_ring_fn other,
                           void *ctx, uint32_t max_records)
 {
@@ -640,8 +716,13 @@ static int drain_payloads(rp_perf_ring *ring, rp_perf_payload_fn fn, rp_perf_rin
 				st = rp_ring_iter_next_bpf(&it, &s);
 				if (st != RP_OK)
 					break;
+				const uint8_t *p = s.data.p0;
+				if (s.data.n1 && !(p = copy_or_rewind(ring, &it, d.head, &s))) {
+					r = -ENOMEM;
+					break;
+				}
 				n--;
-				r = fn(ctx, &s);
+				r = fn(ctx, p, s.raw_size);
 				if (r)
 					break;
 			} while (n);

@@ -7,11 +7,12 @@
  *
  * Drain protocol (docs/abi.md): acquire-load data_head once, decode
  * [tail, head) with the core (its iterator for the per-record drains, so
- * that each record is handed over as soon as it is decoded; rp_ring_drain or
- * rp_ring_drain_bpf_output in stack batches for the batch drains), hand the
- * records to the caller, then release-store data_tail once, after the caller
- * is done with the borrowed bytes.  A record's body points into the mapping and is valid
- * only until the next drain/commit on this ring.
+ * that each record is handed over as soon as it is decoded, and for the
+ * sample batches, which it fills as it walks; rp_ring_drain in stack
+ * batches for the record batches), hand the records to the caller, then
+ * release-store data_tail once, after the caller is done with the borrowed
+ * bytes.  A record's body points into the mapping and is valid only until
+ * the next drain/commit on this ring.
  */
 #ifndef RP_PERF_RING_H
 #define RP_PERF_RING_H
@@ -38,6 +39,9 @@ typedef struct rp_perf_stats {
 	uint64_t lost_records;   /* number of PERF_RECORD_LOST records */
 	uint64_t malformed;      /* of those, records a payload API skipped (neither
 	                            a valid BPF-output sample nor LOST) */
+	uint64_t copied;         /* payloads copied to hand them over in one piece
+	                            (they wrapped the ring end): the payload APIs,
+	                            rp_perf_ring_contiguous */
 	uint64_t corrupt;        /* corruption events (each distinct bad state once) */
 	uint64_t resynced_bytes; /* bytes skipped by resynchronising the tail */
 	int last_error;          /* last corruption status (RP_E_*), 0 if none */
@@ -58,6 +62,8 @@ typedef struct rp_perf_ring {
 	int error;            /* strict mode: the RP_E_* status the ring is stopped
 	                         at (0 = healthy); cleared by rp_perf_ring_resync */
 	rp_perf_stats stats;
+	uint8_t *scratch;     /* a wrapped payload in one piece (the payload drain) */
+	uint32_t scratch_size;
 } rp_perf_ring;
 
 /* Map fd with 1 + data_pages pages.  data_pages must be a power of two
@@ -121,44 +127,57 @@ int rp_perf_ring_drain_batch(rp_perf_ring *ring, rp_perf_batch_fn fn, void *ctx,
                              uint32_t max_records);
 
 /* Sample batch delivery: called once per batch with s[0 .. n - 1]
- * (1 <= n <= RP_PERF_BATCH), consecutive BPF-output samples in ring order:
- * rp_bpf_sample (rp_ring.h) gives the payload as a span of raw_size bytes,
- * the kernel's padding included (stale bytes).  Return values as
- * rp_perf_ring_fn; a non-zero return consumes the whole batch.  Borrowed:
- * the array and the payloads are valid only during the call. */
-typedef int (*rp_perf_samples_fn)(void *ctx, const rp_bpf_sample *s, uint32_t n);
+ * (1 <= n <= RP_PERF_BATCH), the payloads of consecutive BPF-output
+ * samples in ring order, each in one piece (rp_payload, rp_adapter.h: the
+ * raw size, the kernel's padding included, whose bytes are stale; a payload
+ * that wraps the ring end copied as for rp_perf_payload_fn).  Return values
+ * as rp_perf_ring_fn; a non-zero return consumes the whole batch.
+ * Borrowed: the array and the payloads are valid only during the call. */
+typedef int (*rp_perf_samples_fn)(void *ctx, const rp_payload *s, uint32_t n);
 
-/* Payload batch drain of a ring of BPF-output events, on the core's fused
- * walk (rp_ring_drain_bpf_output: one header load and one raw-size load per
- * record, each descriptor written once).  Samples go to fn in batches of up
- * to RP_PERF_BATCH.  Every other record (LOST, another type, a SAMPLE that
- * rp_bpf_output_view refuses) ends the batch before it and goes alone to
- * other, in ring order; with other NULL it is skipped and counted as the
- * payload APIs count it (a LOST in stats.lost / lost_records, anything
- * else in stats.malformed).  Returns the number of records consumed
- * (samples, plus records handed to other or skipped: what stats.records
- * grows by), which max_records bounds; otherwise as
+/* Payload batch drain of a ring of BPF-output events, on the core's
+ * iterator (rp_ring_iter_next_bpf: one header load per record, compared
+ * with the header before it, and one raw-size load), the batch filled as
+ * the walk goes.  Samples go to fn in batches of up to RP_PERF_BATCH, sized
+ * as rp_perf_ring_drain_batch's.  Every other record (LOST, another type, a
+ * SAMPLE that rp_bpf_output_view refuses) ends the batch before it and goes
+ * alone to other, in ring order; with other NULL it is skipped and counted
+ * as the payload APIs count it (a LOST in stats.lost / lost_records,
+ * anything else in stats.malformed).  Returns the number of records
+ * consumed (samples, plus records handed to other or skipped: what
+ * stats.records grows by), which max_records bounds; otherwise as
  * rp_perf_ring_drain_batch: -EINVAL (ring, fn NULL), a callback's negative
  * return, the same corruption policy and strict mode, the tail published
  * once.  Samples before a corrupt record are delivered before the policy
- * applies. */
+ * applies.  -ENOMEM as rp_perf_ring_drain_payloads: the samples before the
+ * one that could not be copied are delivered. */
 int rp_perf_ring_drain_samples(rp_perf_ring *ring, rp_perf_samples_fn fn,
                                rp_perf_ring_fn other, void *ctx, uint32_t max_records);
 
-/* Per-sample delivery on the same fused walk: called once per BPF-output
- * sample, in ring order (the per-record form of rp_perf_samples_fn).
- * Return values as rp_perf_ring_fn: non-zero stops after this sample. */
-typedef int (*rp_perf_payload_fn)(void *ctx, const rp_bpf_sample *s);
+/* Per-sample delivery, libbpf's sample callback: called once per
+ * BPF-output sample, in ring order, with its payload in one piece: size
+ * bytes at data (the raw size, the kernel's padding included), in the ring,
+ * or, for a payload that wraps the ring end, copied into a buffer of the
+ * ring's (rp_perf_ring.scratch, grown as needed, freed by unmap), as libbpf
+ * copies it.  Borrowed: valid only during the call.  Return values as
+ * rp_perf_ring_fn: non-zero stops after this sample. */
+typedef int (*rp_perf_payload_fn)(void *ctx, const void *data, uint32_t size);
 
-/* rp_perf_ring_drain_samples with one call per sample, made as soon as the
- * core's iterator (rp_ring_iter_next_bpf) decoded it: a drain of
- * BPF-output payloads at the cost of the fused walk plus a call, the
- * counterpart of libbpf's perf_buffer sample callback.  Other records go
- * to other as there; returns, budget, errors and corruption policy as
- * rp_perf_ring_drain_samples, and a callback that stops the drain leaves
- * the samples after its own to the next drain. */
+/* One call per BPF-output sample, made as soon as the core's iterator
+ * (rp_ring_iter_next_bpf) decoded it: the counterpart of libbpf's
+ * perf_buffer sample callback.  Other records go to other as in
+ * rp_perf_ring_drain_samples; returns, budget, errors and corruption policy
+ * as there, and a callback that stops the drain leaves the samples after
+ * its own to the next drain.  -ENOMEM: a wrapped payload could not be
+ * copied; the drain stops before that sample (it stays in the ring, the
+ * samples before it are delivered and published). */
 int rp_perf_ring_drain_payloads(rp_perf_ring *ring, rp_perf_payload_fn fn,
                                 rp_perf_ring_fn other, void *ctx, uint32_t max_records);
+
+/* The payload span data in one piece: data->p0 if it does not wrap, else
+ * a copy in the ring's scratch buffer (NULL: no memory to grow it).  Valid
+ * until the next call on this ring. */
+const uint8_t *rp_perf_ring_contiguous(rp_perf_ring *ring, const rp_span *data);
 
 /* Resynchronise a ring on request: move tail to the current data_head if
  * it is 8-aligned (even one more than the ring size ahead: the caller

@@ -39,17 +39,18 @@ static void count(tally *t, const struct agent_event *ev)
 	t->events++;
 }
 
-/* perf buffer: one payload per call (a span: it may wrap the ring's end) */
-static int on_sample(void *ctx, int cpu, const rp_bpf_output *out)
+/* perf buffer: one payload per call, in one piece, as libbpf's callback
+ * (size includes the kernel's padding: at least sizeof(ev)) */
+static int on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 {
 	struct agent_event ev;
 
 	(void)cpu;
-	if (out->raw_size < sizeof(ev)) {
+	if (size < sizeof(ev)) {
 		((tally *)ctx)->bad++;
 		return 0;
 	}
-	rp_span_copy(out->data, (uint8_t *)&ev, sizeof(ev)); /* the first sizeof(ev) bytes */
+	memcpy(&ev, data, sizeof(ev)); /* not cast: a perf payload is 4 mod 8 aligned */
 	count((tally *)ctx, &ev);
 	return 0;
 }
@@ -62,11 +63,11 @@ static int on_lost(void *ctx, int cpu, uint64_t lost)
 }
 
 /* ring buffer, batch API: one call per batch of records */
-static int on_rb_batch(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
+static int on_rb_batch(void *ctx, const rp_payload *recs, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		struct agent_event ev;
-		if (recs[i].len != sizeof(ev)) {
+		if (recs[i].size != sizeof(ev)) {
 			((tally *)ctx)->bad++;
 			continue;
 		}

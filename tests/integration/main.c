@@ -37,6 +37,7 @@ static const struct {
 	{ "ring_samples_callback_stops", test_samples_callback_stops },
 	{ "ring_samples_payloads", test_samples_payloads },
 	{ "ring_samples_max_records", test_samples_max_records },
+	{ "ring_samples_no_memory", test_samples_no_memory },
 	{ "buffer_strict_other_rings_drain", test_buffer_strict_no_starve },
 	{ "buffer_stop_leaves_nothing_stranded", test_buffer_stop_no_strand },
 	{ "buffer_failed_new_keeps_map", test_buffer_failed_new_keeps_map },

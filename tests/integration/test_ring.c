@@ -428,7 +428,7 @@ static int fail42(void *p, const rp_record *rec)
 	return -42;
 }
 
-static int on_sample_batch(void *p, const rp_bpf_sample *s, uint32_t n)
+static int on_sample_batch(void *p, const rp_payload *s, uint32_t n)
 {
 	batches *b = p;
 	if (b->calls < 8)
@@ -436,7 +436,9 @@ static int on_sample_batch(void *p, const rp_bpf_sample *s, uint32_t n)
 	b->calls++;
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t v = ~0ull;
-		if (!rp_span_get_u64(s[i].data, 0, &v) || v != b->next)
+		if (s[i].size >= 8)
+			memcpy(&v, s[i].data, 8);
+		if (v != b->next)
 			b->bad++;
 		b->next++;
 		b->records++;

@@ -42,4 +42,5 @@ void test_samples_corrupt(itest *t);
 void test_samples_payloads(itest *t);
 void test_samples_callback_stops(itest *t);
 void test_samples_max_records(itest *t);
+void test_samples_no_memory(itest *t);
 #endif

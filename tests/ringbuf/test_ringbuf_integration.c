@@ -182,7 +182,7 @@ bad:
 
 /* The batch API's records through the same check, in order (a discarded
  * record delivered fails its kind check). */
-static int rb_check_batch_fn(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
+static int rb_check_batch_fn(void *ctx, const rp_payload *recs, uint32_t n)
 {
 	rb_check *c = ctx;
 
@@ -191,7 +191,7 @@ static int rb_check_batch_fn(void *ctx, const rp_bpf_ringbuf_sample *recs, uint3
 		return 0;
 	}
 	for (uint32_t i = 0; i < n && !c->err[0]; i++)
-		rb_check_fn(c, recs[i].data, recs[i].len);
+		rb_check_fn(c, recs[i].data, recs[i].size);
 	return 0;
 }
 
@@ -1460,7 +1460,7 @@ typedef struct rb_batches {
 	uint32_t max_n;
 } rb_batches;
 
-static int rb_batch_fn(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
+static int rb_batch_fn(void *ctx, const rp_payload *recs, uint32_t n)
 {
 	rb_batches *b = ctx;
 	b->calls++;
@@ -1468,7 +1468,7 @@ static int rb_batch_fn(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
 	if (n > b->max_n)
 		b->max_n = n;
 	for (uint32_t i = 0; i < n; i++)
-		if (recs[i].len >= 8 && RBT_KIND(rd64(recs[i].data)) == RBT_DISCARD40)
+		if (recs[i].size >= 8 && RBT_KIND(rd64(recs[i].data)) == RBT_DISCARD40)
 			b->bad++;
 	return 0;
 }
@@ -1649,7 +1649,7 @@ typedef struct syn_batches {
 	bool bad;
 } syn_batches;
 
-static int syn_batch_fn(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n)
+static int syn_batch_fn(void *ctx, const rp_payload *recs, uint32_t n)
 {
 	syn_batches *b = ctx;
 
@@ -1659,7 +1659,7 @@ static int syn_batch_fn(void *ctx, const rp_bpf_ringbuf_sample *recs, uint32_t n
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t id;
 		memcpy(&id, recs[i].data, sizeof id);
-		if (recs[i].len != b->len || id != b->next_id++)
+		if (recs[i].size != b->len || id != b->next_id++)
 			b->bad = true;
 	}
 	return 0;
