@@ -113,15 +113,11 @@ int rpb_e2e(const char *obj_dir, FILE *csv);
  * 0, or 1 if a walk missed a record or a checksum differs. */
 int rpb_floor_walks(unsigned payload, unsigned long *records);
 struct rp_ring;
-uint64_t rpb_walk_core(const struct rp_ring *ring, uint64_t head, uint64_t tail, unsigned payload,
-                       unsigned long *n, int *err);
 uint64_t rpb_walk_plain(const uint8_t *data, uint64_t head, uint64_t tail, unsigned payload,
                         unsigned long *n);
 uint64_t rpb_walk_iter(const struct rp_ring *ring, uint64_t head, uint64_t tail, unsigned payload,
                        unsigned long *n, int *err);
 uint64_t rpb_walk_iter_decode(const struct rp_ring *ring, uint64_t head, uint64_t tail,
-                              unsigned long *n, int *err);
-uint64_t rpb_walk_core_decode(const struct rp_ring *ring, uint64_t head, uint64_t tail,
                               unsigned long *n, int *err);
 uint64_t rpb_walk_plain_decode(const uint8_t *data, uint64_t head, uint64_t tail, unsigned long *n);
 uint64_t rpb_walk_iter_view_decode(const struct rp_ring *ring, uint64_t head, uint64_t tail,

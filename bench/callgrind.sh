@@ -2,12 +2,12 @@
 # Instructions per record of the floor walks, counted by callgrind (exact and
 # repeatable, so it holds on a loaded machine).
 #   bench/callgrind.sh BENCH_BIN OUT_DIR CSV
-# For each payload size, `BENCH_BIN walks SIZE` runs the nine floor walks once
+# For each payload size, `BENCH_BIN walks SIZE` runs the seven floor walks once
 # (bench/floor.c); callgrind collects only inside the named walk
 # (--toggle-collect), and the count is divided by the records walked.
 # Appends `ipr,...` rows to CSV and writes OUT_DIR/callgrind-breakdown-IMPL.txt:
 # where the core's instructions go, per function and per source line, for
-# the 8-byte decode-only walks of the iterator and of the batch.
+# the 8-byte decode-only walk of the iterator.
 set -u
 bin=$1 out=$2 csv=$3
 mkdir -p "$out/callgrind"
@@ -27,7 +27,7 @@ if ! valgrind --tool=none "$bin" walks 8 > /dev/null 2>&1; then
   echo "callgrind: $note"
 fi
 # walk function -> impl name in the CSV
-walks="rpb_walk_iter_decode:rp-iter rpb_walk_iter_view_decode:rp-iter-view rpb_walk_core_decode:rp-core rpb_walk_core_dv_decode:rp-core-dv rpb_walk_plain_decode:plain-floor rpb_walk_iter:rp-iter+checksum rpb_walk_core:rp-core+checksum rpb_walk_core_dv:rp-core-dv+checksum rpb_walk_plain:plain-floor+checksum"
+walks="rpb_walk_iter_decode:rp-iter rpb_walk_iter_view_decode:rp-iter-view rpb_walk_core_dv_decode:rp-core-dv rpb_walk_plain_decode:plain-floor rpb_walk_iter:rp-iter+checksum rpb_walk_core_dv:rp-core-dv+checksum rpb_walk_plain:plain-floor+checksum"
 for size in 8 64 256 512 4000; do
   for w in $walks; do
     fn=${w%%:*} impl=${w#*:}
@@ -48,9 +48,8 @@ for size in 8 64 256 512 4000; do
   done
 done
 
-# The breakdown of the 8-byte decode-only walks of the core: the iterator
-# and the batch.
-for w in rpb_walk_iter_decode:rp-iter:"rp_ring_iter_next_bpf" rpb_walk_core_decode:rp-core:"rp_ring_drain_bpf_output"; do
+# The breakdown of the 8-byte decode-only walk of the core's iterator.
+for w in rpb_walk_iter_decode:rp-iter:"rp_ring_iter_next_bpf"; do
 fn=${w%%:*}; rest=${w#*:}; impl=${rest%%:*}; api=${rest#*:}
 f="$out/callgrind/$fn-8.out"
 if [ -s "$f" ]; then

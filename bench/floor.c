@@ -1,9 +1,8 @@
 /* Benchmark 3: the floor.  The core's decode alone over an in-memory ring
- * laid out like the kernel's: the fused BPF-output walk one sample at a
- * time (rp_ring_iter, each payload summed as it is decoded, "rp-iter"), the
- * fused batch (rp_ring_drain_bpf_output, then the batch's payloads summed,
- * "rp-core") and, for the before/after, rp_ring_drain + rp_bpf_output_view
- * per record ("rp-core-dv"), against a plain loop that walks the same
+ * laid out like the kernel's: the BPF-output walk one sample at a time
+ * (rp_ring_iter, each payload summed as it is decoded, "rp-iter") and, for
+ * the before/after, rp_ring_drain + rp_bpf_output_view per record
+ * ("rp-core-dv"), against a plain loop that walks the same
  * headers with no checks (and the same checksum).  No kernel involved.  The
  * walks rotate their order round by round over the same ring contents.
  *
@@ -46,34 +45,6 @@ static uint64_t build(uint64_t pos, unsigned long k, unsigned payload)
 	return pos;
 }
 
-/* The core: the fused BPF-output batch in batches of RPB_CORE_BATCH (headers
- * of a batch stay in L1 for the payload pass), checksum.  A record of another
- * kind (none here) would stop a batch with RP_OTHER: step over it. */
-__attribute__((noinline)) uint64_t rpb_walk_core(const struct rp_ring *ring, uint64_t head,
-                                                 uint64_t tail, unsigned payload,
-                                                 unsigned long *n, int *err)
-{
-	rp_bpf_sample out[RPB_CORE_BATCH];
-	uint64_t sum = 0;
-	unsigned long got_all = 0;
-	rp_status st;
-	do {
-		uint32_t got = 0;
-		st = rp_ring_drain_bpf_output(ring, head, &tail, out, RPB_CORE_BATCH, &got);
-		for (uint32_t i = 0; i < got; i++) {
-			sum = rpb_sum_span(&out[i].data, payload, sum);
-		}
-		got_all += got;
-		if (st == RP_OTHER) {
-			rp_record rec;
-			st = rp_ring_next(ring, head, &tail, &rec) == RP_OK ? RP_MORE : RP_E_TYPE;
-		}
-	} while (st == RP_MORE);
-	*n = got_all;
-	*err = st < 0 ? st : 0;
-	return sum;
-}
-
 /* The core one sample at a time: rp_ring_iter_next_bpf's common path inlined
  * into this loop, each payload summed as it is decoded (as the plain loop
  * does).  A record of another kind (none here) is stepped over. */
@@ -105,7 +76,7 @@ __attribute__((noinline)) uint64_t rpb_walk_iter(const struct rp_ring *ring, uin
 	return sum;
 }
 
-/* The core before the fused batch: rp_ring_drain, rp_bpf_output_view per
+/* The core before the iterator: rp_ring_drain, rp_bpf_output_view per
  * record, checksum. */
 __attribute__((noinline)) uint64_t rpb_walk_core_dv(const struct rp_ring *ring, uint64_t head,
                                                  uint64_t tail, unsigned payload,
@@ -159,29 +130,6 @@ __attribute__((noinline)) uint64_t rpb_walk_plain(const uint8_t *data, uint64_t 
  * payload byte and the payload length instead of checksumming every byte
  * (a short vectorised checksum costs ~40 instructions per record itself and
  * would hide the decode in both). */
-__attribute__((noinline)) uint64_t rpb_walk_core_decode(const struct rp_ring *ring, uint64_t head,
-                                                        uint64_t tail, unsigned long *n, int *err)
-{
-	rp_bpf_sample out[RPB_CORE_BATCH];
-	uint64_t sum = 0;
-	unsigned long got_all = 0;
-	rp_status st;
-	do {
-		uint32_t got = 0;
-		st = rp_ring_drain_bpf_output(ring, head, &tail, out, RPB_CORE_BATCH, &got);
-		for (uint32_t i = 0; i < got; i++)
-			sum += (out[i].data.n0 ? out[i].data.p0[0] : out[i].data.p1[0]) + out[i].raw_size;
-		got_all += got;
-		if (st == RP_OTHER) {
-			rp_record rec;
-			st = rp_ring_next(ring, head, &tail, &rec) == RP_OK ? RP_MORE : RP_E_TYPE;
-		}
-	} while (st == RP_MORE);
-	*n = got_all;
-	*err = st < 0 ? st : 0;
-	return sum;
-}
-
 __attribute__((noinline)) uint64_t rpb_walk_iter_decode(const struct rp_ring *ring, uint64_t head,
                                                         uint64_t tail, unsigned long *n, int *err)
 {
@@ -317,22 +265,14 @@ int rpb_floor_walks(unsigned size, unsigned long *records)
 	unsigned long k = floor_records(size), n1 = 0, n2 = 0;
 	uint64_t head = build(tail, k, size);
 	int err;
-	uint64_t s1 = rpb_walk_core(&ring, head, tail, size, &n1, &err);
+	uint64_t s1 = rpb_walk_core_dv(&ring, head, tail, size, &n1, &err);
 	uint64_t s2 = rpb_walk_plain(mem, head, tail, size, &n2);
 	int rc = check(size, k, n1, err, s1, n2, s2);
-	s1 = rpb_walk_core_dv(&ring, head, tail, size, &n1, &err);
-	rc |= check(size, k, n1, err, s1, n2, s2);
 	s1 = rpb_walk_iter(&ring, head, tail, size, &n1, &err);
 	rc |= check(size, k, n1, err, s1, n2, s2);
-	s1 = rpb_walk_core_decode(&ring, head, tail, &n1, &err);
 	s2 = rpb_walk_plain_decode(mem, head, tail, &n2);
-	if (err || n1 != k || n2 != k || s1 != s2) {
-		fprintf(stderr, "bench walks: decode-only walks disagree: core %lu/%lu (err %d), plain %lu, sums %s\n",
-		        n1, k, err, n2, s1 == s2 ? "equal" : "DIFFER");
-		rc = 1;
-	}
 	s1 = rpb_walk_core_dv_decode(&ring, head, tail, &n1, &err);
-	if (err || n1 != k || s1 != s2) {
+	if (err || n1 != k || n2 != k || s1 != s2) {
 		fprintf(stderr, "bench walks: decode-only drain+view walk disagrees: %lu/%lu (err %d), sums %s\n",
 		        n1, k, err, s1 == s2 ? "equal" : "DIFFER");
 		rc = 1;
@@ -368,45 +308,40 @@ int rpb_floor(FILE *csv)
 		if (!rpb_payload_wanted(size))
 			continue;
 		unsigned long k = floor_records(size);
-		double t[4][RPB_ROUNDS];
+		double t[3][RPB_ROUNDS];
 		for (int r = -1; r < RPB_ROUNDS && rc == 0; r++) { /* round -1 warms up */
 			uint64_t tail = pos;
 			uint64_t head = build(pos, k, size);
-			unsigned long n[4] = { 0, 0, 0, 0 };
-			int err[4] = { 0, 0, 0, 0 };
-			uint64_t sum[4] = { 0, 0, 0, 0 }, t0, t1;
-			for (int j = 0; j < 4; j++) { /* the order rotates round by round */
-				const int w = (j + (r < 0 ? 0 : r)) % 4;
+			unsigned long n[3] = { 0, 0, 0 };
+			int err[3] = { 0, 0, 0 };
+			uint64_t sum[3] = { 0, 0, 0 }, t0, t1;
+			for (int j = 0; j < 3; j++) { /* the order rotates round by round */
+				const int w = (j + (r < 0 ? 0 : r)) % 3;
 				t0 = rpb_ns();
 				if (w == 0)
-					sum[0] = rpb_walk_core(&ring, head, tail, size, &n[0], &err[0]);
+					sum[0] = rpb_walk_core_dv(&ring, head, tail, size, &n[0], &err[0]);
 				else if (w == 1)
-					sum[1] = rpb_walk_core_dv(&ring, head, tail, size, &n[1], &err[1]);
-				else if (w == 2)
-					sum[2] = rpb_walk_iter(&ring, head, tail, size, &n[2], &err[2]);
+					sum[1] = rpb_walk_iter(&ring, head, tail, size, &n[1], &err[1]);
 				else
-					sum[3] = rpb_walk_plain(mem, head, tail, size, &n[3]);
+					sum[2] = rpb_walk_plain(mem, head, tail, size, &n[2]);
 				t1 = rpb_ns();
 				if (r >= 0)
 					t[w][r] = (double)(t1 - t0) / (double)k;
 			}
-			for (int w = 0; w < 3; w++)
-				rc |= check(size, k, n[w], err[w], sum[w], n[3], sum[3]);
+			for (int w = 0; w < 2; w++)
+				rc |= check(size, k, n[w], err[w], sum[w], n[2], sum[2]);
 			pos = head;
 		}
 		if (rc)
 			break;
-		rpb_put(csv, "floor", size, "rp-core", rpb_median(t[0], RPB_ROUNDS), "ns/record", k, RPB_ROUNDS, "");
-		rpb_put(csv, "floor", size, "rp-core-dv", rpb_median(t[1], RPB_ROUNDS), "ns/record", k, RPB_ROUNDS, "");
-		rpb_put(csv, "floor", size, "rp-iter", rpb_median(t[2], RPB_ROUNDS), "ns/record", k, RPB_ROUNDS, "");
-		rpb_put(csv, "floor", size, "plain-floor", rpb_median(t[3], RPB_ROUNDS), "ns/record", k, RPB_ROUNDS, "");
-		rpb_put_rounds(csv, "floor", size, "rp-core", t[0], k);
-		rpb_put_rounds(csv, "floor", size, "rp-core-dv", t[1], k);
-		rpb_put_rounds(csv, "floor", size, "rp-iter", t[2], k);
-		rpb_put_rounds(csv, "floor", size, "plain-floor", t[3], k);
-		rpb_put_paired(csv, "floor", size, "rp-core", "plain-floor", t[0], t[3], k);
-		rpb_put_paired(csv, "floor", size, "rp-core-dv", "plain-floor", t[1], t[3], k);
-		rpb_put_paired(csv, "floor", size, "rp-iter", "plain-floor", t[2], t[3], k);
+		rpb_put(csv, "floor", size, "rp-core-dv", rpb_median(t[0], RPB_ROUNDS), "ns/record", k, RPB_ROUNDS, "");
+		rpb_put(csv, "floor", size, "rp-iter", rpb_median(t[1], RPB_ROUNDS), "ns/record", k, RPB_ROUNDS, "");
+		rpb_put(csv, "floor", size, "plain-floor", rpb_median(t[2], RPB_ROUNDS), "ns/record", k, RPB_ROUNDS, "");
+		rpb_put_rounds(csv, "floor", size, "rp-core-dv", t[0], k);
+		rpb_put_rounds(csv, "floor", size, "rp-iter", t[1], k);
+		rpb_put_rounds(csv, "floor", size, "plain-floor", t[2], k);
+		rpb_put_paired(csv, "floor", size, "rp-core-dv", "plain-floor", t[0], t[2], k);
+		rpb_put_paired(csv, "floor", size, "rp-iter", "plain-floor", t[1], t[2], k);
 	}
 	free(mem);
 	return rc;

@@ -3,7 +3,7 @@
 #   bench/run.sh BENCH_BIN BPF_DIR OUT_DIR
 # Writes OUT_DIR/results.csv (bench,payload,impl,value,unit,records,rounds,extra),
 # OUT_DIR/table.txt, OUT_DIR/machine.txt, OUT_DIR/ns_per_record.png and
-# OUT_DIR/callgrind-breakdown-{rp-iter,rp-core}.txt.  Timings are reported, never asserted; the
+# OUT_DIR/callgrind-breakdown-rp-iter.txt.  Timings are reported, never asserted; the
 # run fails only if a consumer misses a record or a checksum differs.
 set -u
 bin=$1 bpf=$2 out=$3
@@ -71,14 +71,11 @@ awk -F, '
     for (i = 1; i <= 5; i++) row("ringbuf adapter, light consumer", "ringbuf-light", sz[i], "rp-adapter", "libbpf", "")
     for (i = 1; i <= 5; i++) row("ringbuf batch API, light consumer", "ringbuf-light", sz[i], "rp-batch", "libbpf", "")
     for (i = 1; i <= 5; i++) row("core iterator vs plain floor loop", "floor", sz[i], "rp-iter", "plain-floor", sz[i] <= 64 ? "1.50" : (sz[i] >= 512 ? "1.10" : ""))
-    for (i = 1; i <= 5; i++) row("core batch vs plain floor loop", "floor", sz[i], "rp-core", "plain-floor", "")
     for (i = 1; i <= 5; i++) row("core (drain+view) vs plain floor loop", "floor", sz[i], "rp-core-dv", "plain-floor", "")
     for (i = 1; i <= 5; i++) row("core iterator vs floor, instr/record", "ipr", sz[i], "rp-iter", "plain-floor", sz[i] == 8 ? "3.00" : "")
-    for (i = 1; i <= 5; i++) row("core batch vs floor, instr/record", "ipr", sz[i], "rp-core", "plain-floor", "")
     for (i = 1; i <= 5; i++) row("core record iter+view vs floor, instr", "ipr", sz[i], "rp-iter-view", "plain-floor", "")
     for (i = 1; i <= 5; i++) row("core (drain+view) vs floor, instr/rec", "ipr", sz[i], "rp-core-dv", "plain-floor", "")
     for (i = 1; i <= 5; i++) row("core iterator vs floor, instr (+chk)", "ipr", sz[i], "rp-iter+checksum", "plain-floor+checksum", "")
-    for (i = 1; i <= 5; i++) row("core batch vs floor, instr/rec (+chk)", "ipr", sz[i], "rp-core+checksum", "plain-floor+checksum", "")
     for (i = 1; i <= 5; i++) row("core (d+v) vs floor, instr/rec (+chk)", "ipr", sz[i], "rp-core-dv+checksum", "plain-floor+checksum", "")
     if (w1n["rp-perf-buffer"] && w1n["libbpf"]) {
       v["w1,64,rp"] = w1["rp-perf-buffer"] / w1n["rp-perf-buffer"]; v["w1,64,lb"] = w1["libbpf"] / w1n["libbpf"]
@@ -132,7 +129,7 @@ plot $(plot_of ringbuf rp-adapter rp-batch libbpf)
 set title 'BPF ring buffer, light consumer'
 plot $(plot_of ringbuf-light rp-adapter rp-batch libbpf)
 set title 'floor (in memory)'
-plot $(plot_of floor rp-iter rp-core rp-core-dv plain-floor)
+plot $(plot_of floor rp-iter rp-core-dv plain-floor)
 unset multiplot
 GP
 fi

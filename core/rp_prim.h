@@ -199,7 +199,7 @@ typedef struct rp_place {
 RP_INLINE rp_place rp_place_after(uint64_t size, uint64_t t, uint64_t off, uint64_t s);
 
 /* The same step when the caller knows the record ends before both the ring
- * end and 2^64: two adds, no compare (the fused walk's common case). */
+ * end and 2^64: two adds, no compare (the walks' common case). */
 /*@ requires rp_ring_size_ok(size);
     requires t % 8 == 0 && s % 8 == 0;
     requires off == rp_off(t, size);

@@ -17,17 +17,15 @@
  * the header as at most two slices inside the ring, tail stays 8-aligned and
  * advances by exactly size without passing head; the batch drain terminates,
  * returns records that chain position to position and takes at most
- * (head - tail) / 8 steps.  The fused BPF-output batch
- * (rp_ring_drain_bpf_output) makes the same walk: every descriptor it returns
- * is a SAMPLE that rp_bpf_output_view would accept, its payload the raw_size
- * bytes after the u32 raw size (read from the ring), as at most two slices
- * inside the ring; descriptors chain by the header sizes; RP_OTHER stops at
- * a well-framed record that is not such a sample; at most (head - tail) / 16
- * steps.  The iterator (rp_ring_iter, at the end of this header) walks one
- * record per call with the same steps: each step is proved to return the
- * record (or sample) at the iterator's position, with the facts above, and
- * to move the position past it, or to leave the iterator unchanged with the
- * status the decoder gives there.  It also carries a hint, the header word
+ * (head - tail) / 8 steps.  The iterator (rp_ring_iter, at the end of this
+ * header) walks one record per call: each step is proved to return the
+ * record at the iterator's position, with the facts above, or, for its
+ * BPF-output step (rp_ring_iter_next_bpf), the sample there: a SAMPLE that
+ * rp_bpf_output_view would accept, its payload the raw_size bytes after the
+ * u32 raw size (read from the ring), as at most two slices inside the ring;
+ * and to move the position past it by the header's size, or to leave the
+ * iterator unchanged with the status the decoder gives there (RP_OTHER at a
+ * well-framed record that is not such a sample).  It also carries a hint, the header word
  * of the last SAMPLE it took: a header equal to the hint is taken from the
  * hint, and the proof is that the record so taken is the one the full
  * checks would give (the hint passed them; rp_hint_ok is an invariant of
@@ -36,11 +34,9 @@
  * real-kernel suites); single fetch on the compiled code (the ring_hostile
  * fuzzer counts loads per offset, the hinted path included; the proof reads
  * each header byte once by construction but says nothing about what the
- * compiler emits); that the
- * fused batch stops with the same error as rp_ring_next and writes nothing
- * past *count, and that the iterator's steps give the batch's records and
- * stops (tests/unit/test_bpf_batch, fuzz ring_diff: differential against
- * rp_ring_drain + rp_bpf_output_view).
+ * compiler emits); that the iterator's steps give the records and stops of
+ * rp_ring_drain + rp_bpf_output_view (tests/unit/test_bpf_batch, fuzz
+ * ring_diff: differential).
  *
  * The walk's steps are defined in this header (RP_INLINE, rp_prim.h): an
  * iterator's caller inlines the common path (the hinted step and the
@@ -214,9 +210,9 @@ rp_status rp_ring_next(const rp_ring *ring, uint64_t head, uint64_t *tail,
 rp_status rp_ring_drain(const rp_ring *ring, uint64_t head, uint64_t *tail,
                         rp_record *recs, uint32_t max, uint32_t *count);
 
-/* The fused BPF-output batch: rp_ring_drain and rp_bpf_output_view (rp_views.h)
- * in one loop, for the records agents send most.  One compact descriptor
- * per record, written once: the raw payload of a PERF_RECORD_SAMPLE of a
+/* A BPF-output sample, as the iterator's BPF-output step returns it: the
+ * walk and rp_bpf_output_view (rp_views.h) in one step, for the records
+ * agents send most.  The raw payload of a PERF_RECORD_SAMPLE of a
  * BPF-output event (sample_type == PERF_SAMPLE_RAW only), raw_size bytes,
  * kernel padding included (raw_size == data.n0 + data.n1). */
 typedef struct rp_bpf_sample {
@@ -265,12 +261,11 @@ typedef struct rp_bpf_sample {
     (p.n1 == 0 || p.n1 <= o) &&
     rp_span_ok(p);
 
-  // A descriptor of the fused batch is the BPF-output record at its
-  // position: its header (size and type as in the ring, raw_size the u32
-  // read from the ring), its lengths, where its payload lies.  Three parts,
-  // each over the fields it needs (never the whole descriptor: a goal that
-  // loads all of a descriptor from memory to carry it past a store is far
-  // harder for the provers), so that the batch loop's goals stay small; only
+  // A sample is the BPF-output record at its position: its header (size
+  // and type as in the ring, raw_size the u32 read from the ring), its
+  // lengths, where its payload lies.  Three parts, each over the fields it
+  // needs (never the whole sample: a goal that loads all of a sample from
+  // memory to carry it past a store is far harder for the provers); only
   // the first reads the ring.
   predicate rp_bpf_sample_hdr(uint8_t *d, integer rsize, integer pos, integer size, integer raw) =
     pos % 8 == 0 && size % 8 == 0 &&
@@ -279,89 +274,27 @@ typedef struct rp_bpf_sample {
     rp_is_bpf_output_at(d, rsize, rp_off(pos, rsize));
   predicate rp_bpf_sample_len(integer size, integer raw, integer n0, integer n1) =
     size >= 16 && raw + 12 <= size && n0 + n1 == raw;
-
-  // The first two over the first n descriptors of a batch.  Named, so that
-  // the batch loop's postconditions are its invariants word for word (the
-  // chain and the payloads' places stay bare \forall formulas: as named
-  // predicates their invariants did not prove preserved within 4 M steps).
-  predicate rp_bpf_hdrs_ok(uint8_t *d, integer rsize, rp_bpf_sample *out, integer n) =
-    \forall integer k; 0 <= k < n ==>
-      rp_bpf_sample_hdr(d, rsize, out[k].pos, out[k].size, out[k].raw_size);
-  predicate rp_bpf_lens_ok(rp_bpf_sample *out, integer n) =
-    \forall integer k; 0 <= k < n ==>
-      rp_bpf_sample_len(out[k].size, out[k].raw_size, out[k].data.n0, out[k].data.n1);
 */
 
-/* Decode up to max BPF-output samples from *tail into out[0 .. *count - 1].
- *
- * The same walk as rp_ring_drain (the same framing checks, each header read
- * once with one 8-byte load), and for each record what rp_bpf_output_view
- * checks, fused into the loop: one descriptor per record, written once, the
- * raw size read with one 4-byte load (it never wraps, see rp_raw_size_at).
- * Returns the stop reason:
- *   RP_EMPTY  *tail reached head;
- *   RP_MORE   out is full and records remain;
- *   RP_OTHER  the record at *tail frames well but is not one that
- *             rp_bpf_output_view accepts (another type, e.g. LOST, or a SAMPLE
- *             whose raw size does not fit): nothing is dropped; read it with
- *             rp_ring_next (and the views), then call this again;
- *   < 0       the framing error rp_ring_next gives for the record at *tail.
- * *tail always ends at the end of the last record returned (so at the record
- * that stopped the batch); out[*count .. max - 1] are not written (tested;
- * the contract says only that out[0 .. max - 1] may be). */
-/*@ requires rp_ring_ok(ring);
-    requires \valid(tail) && \valid(count);
-    requires \valid(out + (0 .. max - 1));
-    requires \separated(tail, count);
-    requires \separated(out + (0 .. max - 1), tail, count);
-    requires \separated(tail, ring, ring->data + (0 .. ring->size - 1));
-    requires \separated(count, ring, ring->data + (0 .. ring->size - 1));
-    requires \separated(out + (0 .. max - 1), ring, ring->data + (0 .. ring->size - 1));
-    assigns *tail, *count, out[0 .. max - 1];
+/* ---- the BPF-output step (inline) ---------------------------------------- */
 
-    ensures *count <= max;
-    ensures 16 * *count <= rp_dist(*tail, \old(*tail));
-    ensures rp_dist(head, *tail) + rp_dist(*tail, \old(*tail)) == rp_dist(head, \old(*tail));
-    ensures *count == 0 ==> *tail == \old(*tail);
-    ensures *count > 0 ==> out[0].pos == \old(*tail);
-    ensures chain: \forall integer k; 0 <= k < *count - 1 ==>
-              rp_pos_next(out[k].pos, out[k].size, out[k + 1].pos);
-    ensures last: *count > 0 ==> rp_dist(*tail, out[*count - 1].pos) == out[*count - 1].size;
-    ensures samples_hdr: rp_bpf_hdrs_ok(\old(ring->data), \old(ring->size), out, *count);
-    ensures samples_len: rp_bpf_lens_ok(out, *count);
-    ensures samples_geom: \forall integer k; 0 <= k < *count ==>
-              rp_payload_in_ring(\old(ring->data), \old(ring->size),
-                                 rp_off(out[k].pos, \old(ring->size)), out[k].data);
-    ensures \result == RP_EMPTY ==> *tail == head;
-    ensures \result == RP_MORE ==> *count == max && *tail != head;
-    ensures other: \result == RP_OTHER ==>
-              rp_frame_ok(\old(ring->data), \old(ring->size), head, *tail) &&
-              !rp_is_bpf_output_at(\old(ring->data), \old(ring->size),
-                                   rp_off(*tail, \old(ring->size)));
-    ensures \result == RP_EMPTY || \result == RP_MORE || \result == RP_OTHER || \result < 0;
-*/
-rp_status rp_ring_drain_bpf_output(const rp_ring *ring, uint64_t head, uint64_t *tail,
-                                   rp_bpf_sample *out, uint32_t max, uint32_t *count);
-
-/* ---- the fused walk's step (inline) -------------------------------------- */
-
-/* The fused BPF-output batch (rp_ring_drain_bpf_output) takes a record in
- * one of two ways.  The loop carries `room`: bytes from t that are
+/* The iterator's BPF-output step takes a record in one of two ways (after
+ * the hint, rp_ring_iter_next_bpf).  The walk carries `room`: bytes from t that are
  * published (before head) and before the ring end, measured where the
  * framing checks that only the first record of a run can fail passed.  A
  * record that fits in it needs only its own header checked
- * (rp_bpf_take_within).  Anything else (the first record of a batch, a
+ * (rp_bpf_take_within).  Anything else (the first record of a run, a
  * record that reaches the ring end, less than 16 bytes of room, a header
  * this path does not accept) goes to rp_bpf_take, which checks everything,
  * given the header when the common path read it.  Each header and each raw
- * size is read once.  Either returns the descriptor by value (no memory
- * written: the batch loop then stores it once, field by field). */
+ * size is read once.  Either returns the sample by value (no memory
+ * written: the iterator then stores it once). */
 typedef struct rp_bpf_taken {
 	rp_status st;
 	rp_bpf_sample s;
 } rp_bpf_taken;
 
-/* The room the fused walk carries: bytes from t that are published (before
+/* The room the walk carries: bytes from t that are published (before
  * head), before the ring end and before 2^64 (rp_room_at in rp_ring.c
  * measures it). */
 /*@
@@ -385,7 +318,7 @@ typedef struct rp_bpf_taken {
 */
 RP_INLINE uint64_t rp_room_at(uint64_t size, uint64_t head, uint64_t t, uint64_t off);
 
-/* Status st and the empty descriptor at t (payload none, second slice
+/* Status st and the empty sample at t (payload none, second slice
  * none): where both takes start. */
 /*@ assigns \nothing;
     ensures \result.st == st && \result.s.pos == t;
@@ -418,20 +351,20 @@ RP_INLINE rp_bpf_taken rp_bpf_none(rp_status st, const uint8_t *data, uint64_t t
 RP_INLINE rp_bpf_taken rp_bpf_take_within(const uint8_t *data, uint64_t size, uint64_t t,
                                            uint64_t off, uint64_t room, rp_header h);
 
-/* What a step of the fused walk returns (rp_bpf_step, rp_bpf_step_cold). */
+/* What a BPF-output step returns (rp_bpf_step, rp_bpf_step_cold). */
 typedef struct rp_bpf_stepped {
 	rp_status st;
 	uint64_t t;      /* the position after the record, on RP_OK */
 	uint64_t off;    /* its offset, on RP_OK */
 	uint64_t room;   /* the room from it, on RP_OK */
-	rp_bpf_sample s; /* the descriptor, on RP_OK */
+	rp_bpf_sample s; /* the sample, on RP_OK */
 } rp_bpf_stepped;
 
 /* Everything rp_bpf_step's common path does not take: the record at t by
  * the full decoder (every check of rp_ring_take, then the view's; the
  * header given in h when loaded != 0, having been read by the common
  * path), the place moved past it, and the room measured afresh from there.
- * Out of line: it runs once per run of records (the first of a batch, the
+ * Out of line: it runs once per run of records (the first of a run, the
  * one that reaches the ring end, the last bytes before head). */
 /*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
     requires off == rp_off(t, size);
@@ -462,18 +395,16 @@ typedef struct rp_bpf_stepped {
 rp_bpf_stepped rp_bpf_step_cold(const uint8_t *data, uint64_t size, uint64_t head, uint64_t t,
                                  uint64_t off, int loaded, rp_header h);
 
-/* One step of the fused batch loop: the record at t (rp_bpf_take_within,
+/* One BPF-output step: the record at t (rp_bpf_take_within,
  * else rp_bpf_take), then the position, the offset and the room moved past
- * it, all by value (no memory written: the loop stores the descriptor only
- * when the step succeeds, so a failed step leaves memory as the invariants
- * describe it and the loop's postconditions are its invariants word for
- * word).  The room never reaches the ring end nor 2^64, so a record taken
- * within it moves the place with two adds (rp_place_within); after a
- * record the full decoder took, the room is measured afresh.  The common
- * path (the header word's load, then rp_bpf_step_word) is inline, in the
- * batch loop; the rest is one call out of line, rp_bpf_step_cold.  Its
- * contract holds only the facts the loop needs, over the descriptor's
- * fields, as the loop's invariants state them. */
+ * it, all by value (no memory written: the iterator stores the sample only
+ * when the step succeeds).  The room never reaches the ring end nor 2^64,
+ * so a record taken within it moves the place with two adds
+ * (rp_place_within); after a record the full decoder took, the room is
+ * measured afresh.  The common path (the header word's load, then
+ * rp_bpf_step_word) is inline, in the caller's loop; the rest is one call
+ * out of line, rp_bpf_step_cold.  Its contract holds only the facts the
+ * iterator needs, over the sample's fields. */
 /*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
     requires off == rp_off(t, size);
     requires rp_room_ok(size, head, t, off, room);
@@ -572,9 +503,9 @@ typedef struct rp_bpf_hinted {
 } rp_bpf_hinted;
 
 /* ---- the walk one record at a time: rp_ring_iter ---------------------------
- * rp_ring_iter walks [tail, head) with the fused batch's room, one record
- * per call, in either of two ways: rp_ring_iter_next_bpf takes a BPF-output
- * sample (rp_ring_drain_bpf_output's step, rp_bpf_step), rp_ring_iter_next
+ * rp_ring_iter walks [tail, head) with a room, one record per call, in
+ * either of two ways: rp_ring_iter_next_bpf takes a BPF-output sample
+ * (the BPF-output step, rp_bpf_step), rp_ring_iter_next
  * any record (rp_ring_next's decoder, with a common path of its own,
  * rp_ring_step).  A loop that handles each record as it is decoded (an
  * agent's consumer, the adapters' per-record drains) inlines the common
@@ -592,7 +523,7 @@ typedef struct rp_bpf_hinted {
  *   rp_ring_iter_init(&it, &ring, head, tail);
  *   for (;;) {
  *           while ((st = rp_ring_iter_next_bpf(&it, &s)) == RP_OK)
- *                   use(s.data);          // borrowed, as the batch's
+ *                   use(s.data);          // borrowed from the ring
  *           if (st != RP_OTHER || rp_ring_iter_next(&it, &rec) != RP_OK)
  *                   break;
  *           other(&rec);                  // a LOST, say: nothing is skipped
@@ -715,8 +646,8 @@ RP_INLINE void rp_ring_iter_init(rp_ring_iter *it, const rp_ring *ring, uint64_t
                                 uint64_t tail);
 
 /* The sample at it->tail into *s, and it->tail moved past it: RP_OK.
- * Otherwise nothing moves (*s is not meaningful) and the status says why,
- * as rp_ring_drain_bpf_output's: RP_EMPTY (it->tail == it->head),
+ * Otherwise nothing moves (*s is not written) and the status says why:
+ * RP_EMPTY (it->tail == it->head),
  * RP_OTHER (a well-framed record that is not a BPF-output sample), or the
  * framing error rp_ring_next gives at it->tail. */
 /*@ requires rp_ring_iter_ok(it);

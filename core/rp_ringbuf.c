@@ -3,8 +3,8 @@
 #include "rp_ringbuf.h"
 
 /* The record whose header is at position c, given its offset off = c mod
- * size (by division in rp_ringbuf_next; carried from record to record in
- * the drain, as the perf walk does).  The record goes back by value, with
+ * size (by division in rp_ringbuf_next; carried from record to record by
+ * the iterator, as the perf walk does).  The record goes back by value, with
  * the status (no memory written: rec is the record on RP_OK and meaningless
  * otherwise).  The len word is loaded once; a caller that has already
  * loaded it (loaded != 0: the walk's common path, which read it and did not
@@ -126,82 +126,4 @@ RP_COLD rp_rb_stepped rp_rb_step_cold(const uint8_t *data, uint64_t size, uint64
 		res.room = rp_rb_room_at(size, producer, next.pos, next.off);
 	}
 	return res;
-}
-
-rp_status rp_ringbuf_drain(const rp_ring *ring, uint64_t producer,
-                           uint64_t *consumer, rp_rb_record *recs, uint32_t max,
-                           uint32_t *count, uint64_t *discarded)
-{
-	/* Locals, so that the slice invariants need no frame reasoning. */
-	const uint8_t *const base = ring->data;
-	const uint64_t rsize = ring->size;
-	uint64_t c = *consumer;
-	uint64_t off = rp_pos_off(c, rsize);
-	uint64_t room = rp_rb_room_at(rsize, producer, c, off);
-	uint32_t n = 0;
-	uint64_t skipped = 0;
-	rp_status st = RP_EMPTY;
-
-	/*@ loop invariant base == ring->data && rsize == ring->size;
-	    loop invariant 0 <= n <= max;
-	    loop invariant off == rp_off(c, rsize);
-	    loop invariant room: rp_rb_room_ok(rsize, producer, c, off, room);
-	    loop invariant 8 * (n + skipped) <= rp_dist(c, \at(*consumer, Pre));
-	    loop invariant rp_dist(producer, c) + rp_dist(c, \at(*consumer, Pre)) ==
-	                   rp_dist(producer, \at(*consumer, Pre));
-	    loop invariant n + skipped > 0 ==> rp_dist(producer, \at(*consumer, Pre)) <= ring->size;
-	    loop invariant rp_dist(c, \at(*consumer, Pre)) <= rp_dist(producer, \at(*consumer, Pre));
-	    loop invariant n + skipped == 0 ==> c == \at(*consumer, Pre);
-	    loop invariant \forall integer k; 0 <= k < n ==>
-	                     !recs[k].discarded && recs[k].pos % 8 == 0 &&
-	                     recs[k].size == rp_rb_total(recs[k].len);
-	    loop invariant \forall integer k; 0 <= k < n ==>
-	                     recs[k].data.p1 == base &&
-	                     recs[k].data.n0 + recs[k].data.n1 == recs[k].len &&
-	                     recs[k].data.n1 <= rp_off(recs[k].pos, rsize);
-	    loop invariant \forall integer k; 0 <= k < n ==>
-	                     recs[k].data.p0 == base +
-	                       rp_body_off(rp_off(recs[k].pos, rsize), rsize) &&
-	                     recs[k].data.n0 <= rsize -
-	                       rp_body_off(rp_off(recs[k].pos, rsize), rsize);
-	    loop invariant \forall integer k; 0 <= k < n ==>
-	                     recs[k].data.n1 == 0 ||
-	                     recs[k].data.n0 == rsize -
-	                       rp_body_off(rp_off(recs[k].pos, rsize), rsize);
-	    loop invariant st == RP_EMPTY;
-	    loop assigns n, c, off, room, skipped, st, recs[0 .. max - 1];
-	    loop variant rp_dist(producer, c);
-	*/
-	while (n < max) {
-		const rp_rb_stepped k = rp_rb_step(base, rsize, producer, c, off, room);
-		const rp_rb_record r = k.rec;
-		st = k.st;
-		if (st != RP_OK) {
-			//@ assert rb_stop: st == RP_EMPTY ==> c == producer;
-			break;
-		}
-		c = k.c;
-		off = k.off;
-		room = k.room;
-		st = RP_EMPTY;
-		if (r.discarded) {
-			skipped++;
-			continue;
-		}
-		recs[n].pos = r.pos;
-		recs[n].len = r.len;
-		recs[n].size = r.size;
-		recs[n].discarded = r.discarded;
-		recs[n].data.p0 = r.data.p0;
-		recs[n].data.n0 = r.data.n0;
-		recs[n].data.p1 = r.data.p1;
-		recs[n].data.n1 = r.data.n1;
-		n++;
-	}
-	if (st == RP_EMPTY && c != producer)
-		st = RP_MORE;
-	*consumer = c;
-	*count = n;
-	*discarded = skipped;
-	return st;
 }

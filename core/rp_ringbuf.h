@@ -21,15 +21,15 @@
  * Proved (core/rp_ringbuf.c): reads stay in the ring; BUSY stops without
  * moving; the length is bits 0-29 of the header word and a record occupies
  * round_up(len + 8, 8) bytes, never more than producer - consumer; DISCARD
- * records are consumed and never returned by the drain (the iterator,
- * rp_rb_iter, returns them flagged, as rp_ringbuf_next does); the payload
- * span lies in the ring (the double mapping is not relied on); the drain
- * terminates and moves consumer only forward by the records it consumed;
- * the iterator's step returns the record at its position and moves past
- * it, or leaves the iterator unchanged.
+ * records are consumed and returned flagged (rec.discarded), never as
+ * payloads; the payload span lies in the ring (the double mapping is not
+ * relied on); the iterator's step (rp_rb_iter) returns the record at its
+ * position and moves past it, or leaves the iterator unchanged.
  * Tested, not proved: the kernel's ring buffer layout (ringbuf-integration:
  * round trips with discards, conservation), the ringbuf fuzz harness (the
- * iterator against the drain, too).
+ * iterator in batches, as the adapter's batch walks, against a reference
+ * walk; the hinted step against the plain one; rp_ringbuf_next against the
+ * iterator).
  */
 #ifndef RP_RINGBUF_H
 #define RP_RINGBUF_H
@@ -123,7 +123,7 @@ typedef struct rp_rb_record {
     requires \separated(rec, ring, ring->data + (0 .. ring->size - 1));
     assigns *consumer, *rec;
 
-    // Summaries for callers (the batch loop): what every behavior implies.
+    // Summaries for callers: what every behavior implies.
     ensures rb_keep: \result != RP_OK ==> *consumer == \old(*consumer);
     ensures rb_empty: \result == RP_EMPTY ==> producer == \old(*consumer);
     ensures rb_codes: \result == RP_OK || \result == RP_EMPTY || \result == RP_BUSY || \result < 0;
@@ -184,63 +184,15 @@ typedef struct rp_rb_record {
 rp_status rp_ringbuf_next(const rp_ring *ring, uint64_t producer,
                           uint64_t *consumer, rp_rb_record *rec);
 
-/* Decode records from *consumer into recs[0 .. *count - 1], skipping (but
- * consuming) discarded ones, whose number goes to *discarded.
- *
- * Returns the stop reason: RP_EMPTY (*consumer reached producer), RP_MORE
- * (recs is full and bytes remain), RP_BUSY (the next record is not
- * committed), or the error rp_ringbuf_next gave at the returned *consumer.
- * *consumer ends after the last record consumed (delivered or discarded).
- * At most (producer - consumer) / 8 steps: every record is >= 8 bytes. */
-/*@ requires rp_ring_ok(ring);
-    requires \valid(consumer) && \valid(count) && \valid(discarded);
-    requires \valid(recs + (0 .. max - 1));
-    requires \separated(consumer, count, discarded);
-    requires \separated(recs + (0 .. max - 1), consumer, count, discarded);
-    requires \separated(consumer, ring, ring->data + (0 .. ring->size - 1));
-    requires \separated(count, ring, ring->data + (0 .. ring->size - 1));
-    requires \separated(discarded, ring, ring->data + (0 .. ring->size - 1));
-    requires \separated(recs + (0 .. max - 1), ring, ring->data + (0 .. ring->size - 1));
-    assigns *consumer, *count, *discarded, recs[0 .. max - 1];
-
-    ensures *count <= max;
-    ensures 8 * (*count + *discarded) <= rp_dist(*consumer, \old(*consumer));
-    ensures rp_dist(producer, *consumer) + rp_dist(*consumer, \old(*consumer)) ==
-            rp_dist(producer, \old(*consumer));
-    ensures *count + *discarded == 0 ==> *consumer == \old(*consumer);
-    ensures \forall integer k; 0 <= k < *count ==>
-              !recs[k].discarded && recs[k].pos % 8 == 0 &&
-              recs[k].size == rp_rb_total(recs[k].len);
-    // rp_rb_data_in_ring for each record, stated slice by slice (proves far
-    // more easily than the predicate over a loaded struct):
-    ensures \forall integer k; 0 <= k < *count ==>
-              recs[k].data.p1 == ring->data &&
-              recs[k].data.n0 + recs[k].data.n1 == recs[k].len &&
-              recs[k].data.n1 <= rp_off(recs[k].pos, ring->size);
-    ensures \forall integer k; 0 <= k < *count ==>
-              recs[k].data.p0 == ring->data + rp_body_off(rp_off(recs[k].pos, ring->size), ring->size) &&
-              recs[k].data.n0 <= ring->size - rp_body_off(rp_off(recs[k].pos, ring->size), ring->size);
-    ensures \forall integer k; 0 <= k < *count ==>
-              recs[k].data.n1 == 0 ||
-              recs[k].data.n0 == ring->size - rp_body_off(rp_off(recs[k].pos, ring->size), ring->size);
-    ensures \result == RP_EMPTY ==> *consumer == producer;
-    ensures \result == RP_MORE ==> *count == max && *consumer != producer;
-    ensures \result == RP_EMPTY || \result == RP_MORE || \result == RP_BUSY || \result < 0;
-*/
-rp_status rp_ringbuf_drain(const rp_ring *ring, uint64_t producer,
-                           uint64_t *consumer, rp_rb_record *recs, uint32_t max,
-                           uint32_t *count, uint64_t *discarded);
-
 /* ---- the walk's step (inline) and its iterator ----------------------------
- * As the perf walk's fused batch (rp_ring.h): the walk carries a room, the
+ * As the perf walk's iterator (rp_ring.h): the walk carries a room, the
  * bytes from the consumer position that are published, before the ring end
  * and before 2^64, measured where the checks only the first record of a run
  * can fail (positions aligned, producer no more than a ring ahead) passed.
  * A record inside it needs only its own len word checked and its payload is
  * one slice (rp_rb_take_within); anything else goes to the full decoder,
  * out of line (rp_rb_step_cold), given the word when the common path read
- * it.  The drain (rp_ringbuf_drain) and the iterator (rp_rb_iter) take the
- * same step. */
+ * it.  The iterator (rp_rb_iter) takes the step one record per call. */
 
 /* A record by value, with the status: rec is meaningful on RP_OK only. */
 typedef struct rp_rb_taken {
@@ -365,36 +317,10 @@ typedef struct rp_rb_stepped {
 RP_COLD rp_rb_stepped rp_rb_step_cold(const uint8_t *data, uint64_t size, uint64_t producer,
                                       uint64_t c, uint64_t off, int loaded, uint32_t word);
 
-/* One step of the walk: the record at c (rp_rb_take_within, else
- * rp_rb_step_cold), the position, offset and room moved past it, by value.
- * Its contract holds only what the drain's loop and the iterator need. */
-/*@ requires rp_ring_size_ok(size) && \valid_read(data + (0 .. size - 1));
-    requires off == rp_off(c, size);
-    requires rp_rb_room_ok(size, producer, c, off, room);
-    assigns \nothing;
-    ensures rbs_codes: \result.st == RP_OK || \result.st == RP_EMPTY || \result.st == RP_BUSY ||
-              \result.st < 0;
-    ensures rbs_empty: \result.st == RP_EMPTY ==> producer == c;
-    ensures rbs_step: \result.st == RP_OK ==>
-              \result.rec.pos == c && \result.rec.pos % 8 == 0 && \result.rec.size >= 8 &&
-              \result.rec.size == rp_rb_total(\result.rec.len) &&
-              rp_dist(producer, c) <= size &&
-              rp_dist(\result.c, c) == \result.rec.size &&
-              rp_dist(producer, \result.c) == rp_dist(producer, c) - \result.rec.size &&
-              \result.off == rp_off(\result.c, size);
-    ensures rbs_data: \result.st == RP_OK ==>
-              rp_slices_in_ring(data, size, rp_off(\result.rec.pos, size), \result.rec.len,
-                                \result.rec.data);
-    ensures rbs_room: \result.st == RP_OK ==>
-              rp_rb_room_ok(size, producer, \result.c, \result.off, \result.room);
-*/
-RP_INLINE rp_rb_stepped rp_rb_step(const uint8_t *data, uint64_t size, uint64_t producer,
-                                   uint64_t c, uint64_t off, uint64_t room);
-
 /* rp_rb_iter: the walk one record at a time, for a loop that handles each
- * record as it is decoded (the adapter's per-record callback).  Unlike the
- * drain, it hands out discarded records too, as rp_ringbuf_next does
- * (rec.discarded set: consumed, not to be delivered).
+ * record as it is decoded (the adapter's walks).  It hands out discarded
+ * records too, as rp_ringbuf_next does (rec.discarded set: consumed, not
+ * to be delivered).
  *
  *   rp_rb_iter it;
  *   rp_rb_record rec;
@@ -584,43 +510,6 @@ RP_INLINE rp_rb_taken rp_rb_take_hinted(const uint8_t *data, uint64_t size, uint
 	if (hint < RP_RB_BUSY_BIT && word == hint)
 		return rp_rb_take_within(data, size, c, off, limit, hint);
 	return rp_rb_take_within(data, size, c, off, limit, word);
-}
-
-RP_INLINE rp_rb_stepped rp_rb_step(const uint8_t *data, uint64_t size, uint64_t producer,
-                                   uint64_t c, uint64_t off, uint64_t room)
-{
-	rp_rb_stepped res;
-	rp_rb_stepped cold;
-
-	if (room >= 8u) {
-		const uint32_t word = rp_load_u32(data + off);
-		const rp_rb_taken k = rp_rb_take_within(data, size, c, off, off + room, word);
-		if (k.st != RP_MORE) {
-			res.st = k.st;
-			res.rec = k.rec;
-			res.c = c;
-			res.off = off;
-			res.room = 0;
-			if (k.st == RP_OK) {
-				const rp_place next = rp_place_within(size, c, off, k.rec.size);
-				res.c = next.pos;
-				res.off = next.off;
-				res.room = room - k.rec.size;
-			}
-			return res;
-		}
-		cold = rp_rb_step_cold(data, size, producer, c, off, 1, word);
-	} else {
-		cold = rp_rb_step_cold(data, size, producer, c, off, 0, 0);
-	}
-	/* Field by field, as rp_bpf_step's (rp_ring.h): the cold call's result
-	 * and the common path's are then two objects. */
-	res.st = cold.st;
-	res.c = cold.c;
-	res.off = cold.off;
-	res.room = cold.room;
-	res.rec = cold.rec;
-	return res;
 }
 
 RP_INLINE void rp_rb_iter_init(rp_rb_iter *it, const rp_ring *ring, uint64_t producer,

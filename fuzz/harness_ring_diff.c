@@ -1,13 +1,12 @@
 /* ring_diff: the core against fuzz/ref_decoder.c on the same ring image
  * (fuzz/fz_util.h format): same stop status at the same tail, and the same
  * records (pos, type, misc, size, every body byte), and the same results of
- * the BPF-output and LOST views on every record.  Then the fused BPF-output
- * batch (rp_ring_drain_bpf_output) against rp_ring_drain + rp_bpf_output_view
- * on the same image: same descriptors, same stop status at the same tail
- * (RP_OTHER where the view rejects a well-framed record, after which the
- * walk steps over it with rp_ring_next as a caller does).  And the
- * iterator (rp_ring_iter): its sample step against the same reference, its
- * record step against rp_ring_drain. */
+ * the BPF-output and LOST views on every record.  Then the iterator
+ * (rp_ring_iter) on the same image: its sample step against rp_ring_drain +
+ * rp_bpf_output_view (the same samples, the same stop status at the same
+ * tail, RP_OTHER where the view rejects a well-framed record, after which
+ * the walk steps over it with rp_ring_next as a caller does), its record
+ * step against rp_ring_drain. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <string.h>
@@ -90,60 +89,6 @@ static void compare_views(const rp_record *got)
 	if (gs == RP_OK)
 		FZ_CHECK(lo.id == id && lo.lost == lost, "lost view %" PRIu64 "/%" PRIu64 ", reference %" PRIu64
 		         "/%" PRIu64, lo.id, lo.lost, id, lost);
-}
-
-/* The fused batch against the drain and the view, over the whole image. */
-static void check_fused(const rp_ring *ring, const fz_image *img)
-{
-	rp_bpf_sample out[FZ_MAX_BATCH + 1];
-	uint64_t tail = img->tail, ref = img->tail;
-
-	for (uint32_t call = 0; call < 4096u; call++) {
-		const uint32_t max = fz_batch_max(img->max_sel, call + 7u);
-		uint32_t count = 0, n = 0;
-		rp_status want;
-		memset(out, 0x5a, sizeof out);
-		const rp_status st = rp_ring_drain_bpf_output(ring, img->head, &tail, out, max, &count);
-		for (;;) { /* the reference: one drained record at a time, then the view */
-			if (n == max) {
-				want = ref == img->head ? RP_EMPTY : RP_MORE;
-				break;
-			}
-			rp_record rec;
-			rp_bpf_output bo;
-			uint32_t c = 0;
-			uint64_t t = ref;
-			want = rp_ring_drain(ring, img->head, &t, &rec, 1, &c);
-			if (c == 0)
-				break;
-			if (rp_bpf_output_view(&rec, &bo) != RP_OK) {
-				want = RP_OTHER;
-				break;
-			}
-			FZ_CHECK(n < count, "fused batch: %u records, the reference has more", count);
-			FZ_CHECK(out[n].pos == rec.pos && out[n].size == rec.size &&
-			         out[n].raw_size == bo.raw_size && out[n].data.p0 == bo.data.p0 &&
-			         out[n].data.p1 == bo.data.p1 && out[n].data.n0 == bo.data.n0 &&
-			         out[n].data.n1 == bo.data.n1, "fused batch: record %u at %" PRIu64
-			         " differs from drain + view", n, rec.pos);
-			n++;
-			ref = t;
-		}
-		FZ_CHECK(st == want && count == n && tail == ref, "fused batch: status %d, %u records, "
-		         "tail %" PRIu64 "; drain + view: %d, %u, %" PRIu64, (int)st, count, tail,
-		         (int)want, n, ref);
-		const uint8_t *canary = (const uint8_t *)(out + count);
-		for (size_t i = 0; i < sizeof(rp_bpf_sample); i++)
-			FZ_CHECK(canary[i] == 0x5a, "fused batch: out[%u] written past the count", count);
-		if (st == RP_OTHER) {
-			rp_record rec;
-			FZ_CHECK(rp_ring_next(ring, img->head, &tail, &rec) == RP_OK,
-			         "fused batch: RP_OTHER at a record rp_ring_next rejects");
-			ref = tail;
-		} else if (st != RP_MORE) {
-			break;
-		}
-	}
 }
 
 /* The iterator against the drain and the view, over the whole image: the
@@ -258,7 +203,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ref_st = ref_next(img.page, img.size, img.head, ref_tail, &want, &next);
 	FZ_CHECK(ref_st == (int)st, "core stopped with %d at %" PRIu64 ", reference says %d",
 	         (int)st, tail, ref_st);
-	check_fused(&ring, &img);
 	check_iter(&ring, &img);
 	check_iter_records(&ring, &img);
 	fz_image_free(&img);

@@ -10,14 +10,12 @@
  * rp_span_get_u16/u32/u64 on a record's body (at its start and its last
  * bytes, which straddle the ring end when the body wraps), load only their
  * record's body, each byte at most once, and return what they loaded.
- * The fused BPF-output batch (rp_ring_drain_bpf_output) on the same image:
- * it loads each header once and each raw-size word once, nothing else, and
- * its descriptors and stop status follow from the bytes it loaded; the
- * iterator (rp_ring_iter) likewise, sample by sample, and record by record
- * (its record step loads only headers, each once).
+ * The iterator (rp_ring_iter) on the same image: sample by sample it loads
+ * each header once and each raw-size word once, nothing else, and its
+ * samples and stop status follow from the bytes it loaded; record by record
+ * its record step loads only headers, each once.
  * The BPF ring buffer's walks on the same image (consumer = tail, producer
- * = head): rp_ringbuf_drain in batches, rp_ringbuf_next step by step and
- * the iterator (rp_rb_iter_next_hint, hinted with the last word it
+ * = head): rp_ringbuf_next step by step and the iterator (rp_rb_iter_next_hint, hinted with the last word it
  * delivered, as the adapter's batch does) each load a record's 4-byte len
  * word once and nothing else (they never read a payload), and each record,
  * position and stop status follow from the words they loaded.
@@ -220,12 +218,12 @@ static void check_span_reads(const rp_record *r)
 	}
 }
 
-/* The status the fused batch gives for the record at t, from the loaded
- * bytes (RP_OK: a BPF-output sample, *raw its raw size); marks the bytes it
- * may load in allowed[]. */
+/* The status the iterator's sample step gives for the record at t, from
+ * the loaded bytes (RP_OK: a BPF-output sample, *raw its raw size); marks
+ * the bytes it may load in allowed[]. */
 static uint8_t allowed[MAX_RING];
 
-static int expected_fused(uint64_t head, uint64_t t, uint32_t *raw)
+static int expected_sample(uint64_t head, uint64_t t, uint32_t *raw)
 {
 	const uint64_t avail = fz_dist(head, t), off = t % hs.size, bo = (off + 8u) % hs.size;
 	if (t % 8u == 0 && avail >= 8u && avail <= hs.size)
@@ -240,47 +238,11 @@ static int expected_fused(uint64_t head, uint64_t t, uint32_t *raw)
 		return RP_OTHER;
 	memset(allowed + bo, 1, 4);
 	for (int i = 0; i < 4; i++) {
-		FZ_CHECK(hs.count[bo + i] == 1, "fused batch: raw size byte %d loaded %u times", i, hs.count[bo + i]);
+		FZ_CHECK(hs.count[bo + i] == 1, "sample step: raw size byte %d loaded %u times", i, hs.count[bo + i]);
 		b[i] = hs.value[bo + i];
 	}
 	*raw = fz_le32(b);
 	return (uint64_t)*raw + 12u <= sz ? RP_OK : RP_OTHER;
-}
-
-static void check_fused(const rp_ring *ring, const fz_image *img)
-{
-	rp_bpf_sample out[FZ_MAX_BATCH];
-	uint64_t tail = img->tail;
-	for (uint32_t call = 0; call < 4096u; call++) {
-		const uint32_t max = fz_batch_max(img->max_sel, call + 3u);
-		uint32_t count = 0, raw = 0;
-		uint64_t t = tail;
-		reset_log();
-		memset(allowed, 0, img->size);
-		const rp_status st = rp_ring_drain_bpf_output(ring, img->head, &tail, out, max, &count);
-		for (uint32_t k = 0; k < count; k++) {
-			FZ_CHECK(out[k].pos == t && expected_fused(img->head, t, &raw) == RP_OK,
-			         "fused batch: descriptor %u at %" PRIu64 " is not a BPF output by its loaded bytes", k, t);
-			FZ_CHECK(out[k].raw_size == raw && (uint64_t)out[k].data.n0 + out[k].data.n1 == raw,
-			         "fused batch: payload length");
-			uint8_t h[8];
-			logged_header(NULL, t % hs.size, h);
-			FZ_CHECK(out[k].size == fz_le16(h + 6), "fused batch: record size is not the loaded one");
-			t += fz_le16(h + 6);
-		}
-		FZ_CHECK(tail == t, "fused batch: tail %" PRIu64 ", records end at %" PRIu64, tail, t);
-		if (st == RP_MORE)
-			FZ_CHECK(count == max && t != img->head, "fused batch: RP_MORE");
-		else
-			FZ_CHECK(expected_fused(img->head, t, &raw) == (int)st, "fused batch: stop %d", (int)st);
-		for (uint32_t i = 0; i < hs.ntouched; i++)
-			FZ_CHECK(allowed[hs.touched[i]] && hs.count[hs.touched[i]] == 1,
-			         "fused batch loaded offset %u %u times (not once, in a header or raw size)",
-			         hs.touched[i], hs.count[hs.touched[i]]);
-		if (st != RP_MORE)
-			break;
-	}
-	reset_log();
 }
 
 /* The iterator (rp_ring_iter) under the same oracle: between two inits,
@@ -301,7 +263,7 @@ static void check_iter(const rp_ring *ring, const fz_image *img)
 		st = rp_ring_iter_next_bpf(&it, &s);
 		if (st != RP_OK)
 			break;
-		FZ_CHECK(s.pos == t && expected_fused(img->head, t, &raw) == RP_OK,
+		FZ_CHECK(s.pos == t && expected_sample(img->head, t, &raw) == RP_OK,
 		         "iterator: sample at %" PRIu64 " is not a BPF output by its loaded bytes", t);
 		FZ_CHECK(s.raw_size == raw && (uint64_t)s.data.n0 + s.data.n1 == raw,
 		         "iterator: payload length");
@@ -312,7 +274,7 @@ static void check_iter(const rp_ring *ring, const fz_image *img)
 		FZ_CHECK(it.tail == t, "iterator: tail %" PRIu64 ", samples end at %" PRIu64, it.tail, t);
 	}
 	if (st != RP_OK)
-		FZ_CHECK(it.tail == t && expected_fused(img->head, t, &raw) == (int)st,
+		FZ_CHECK(it.tail == t && expected_sample(img->head, t, &raw) == (int)st,
 		         "iterator: stop %d at %" PRIu64, (int)st, it.tail);
 	for (uint32_t i = 0; i < hs.ntouched; i++)
 		FZ_CHECK(allowed[hs.touched[i]] && hs.count[hs.touched[i]] == 1,
@@ -423,45 +385,9 @@ static void check_rb_loads(const char *who)
 static void check_ringbuf(const rp_ring *ring, const fz_image *img)
 {
 	const uint64_t prod = img->head;
-	rp_rb_record recs[FZ_MAX_BATCH];
-	uint64_t cons = img->tail;
+	uint64_t cons;
 	uint32_t w = 0;
 	rp_status st;
-
-	/* the batch: the records it returns and the discarded ones it skips */
-	for (uint32_t call = 0; call < 4096u; call++) {
-		const uint32_t max = fz_batch_max(img->max_sel, call + 5u);
-		uint32_t count = 0;
-		uint64_t discarded = 0, c = cons, skipped = 0;
-		reset_log();
-		memset(allowed, 0, img->size);
-		st = rp_ringbuf_drain(ring, prod, &cons, recs, max, &count, &discarded);
-		for (uint32_t k = 0; k < count;) {
-			FZ_CHECK(expected_rb(prod, c, &w) == RP_OK,
-			         "ringbuf drain: record %u at %" PRIu64 " does not follow from its loaded word", k, c);
-			if (w & RP_RB_DISCARD_BIT)
-				skipped++;
-			else
-				check_rb_record(&recs[k++], c, w, "ringbuf drain");
-			c += rb_total(w);
-		}
-		if (st == RP_MORE) {
-			FZ_CHECK(count == max, "ringbuf drain: RP_MORE with %u of %u", count, max);
-		} else {
-			/* discarded records before the stop are consumed too */
-			int e;
-			while ((e = expected_rb(prod, c, &w)) == RP_OK && (w & RP_RB_DISCARD_BIT)) {
-				skipped++;
-				c += rb_total(w);
-			}
-			FZ_CHECK(e == (int)st, "ringbuf drain: stop %d, loaded word says %d", (int)st, e);
-		}
-		FZ_CHECK(cons == c && discarded == skipped, "ringbuf drain: consumer %" PRIu64 " (want %" PRIu64
-		         "), discarded %" PRIu64 " (want %" PRIu64 ")", cons, c, discarded, skipped);
-		check_rb_loads("ringbuf drain");
-		if (st != RP_MORE)
-			break;
-	}
 
 	/* one record at a time */
 	cons = img->tail;
@@ -554,7 +480,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (st != RP_MORE)
 			break;
 	}
-	check_fused(&ring, &img);
 	check_iter(&ring, &img);
 	check_iter_records(&ring, &img);
 	check_ringbuf(&ring, &img);

@@ -1,6 +1,7 @@
-/* Unit tests of the BPF ringbuf walk (core/rp_ringbuf.h: rp_ringbuf_next,
- * the drain and the iterator) and the backward perf ring walk
- * (core/rp_backward.h) over synthetic rings. */
+/* Unit tests of the BPF ringbuf walk (core/rp_ringbuf.h: rp_ringbuf_next
+ * and the iterator, one record at a time and in batches as the adapter's
+ * batch walks) and the backward perf ring walk (core/rp_backward.h) over
+ * synthetic rings. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +24,36 @@ static rp_ring mk_ring(uint64_t size, uint8_t fill)
 	memset(ring_mem, fill, sizeof ring_mem);
 	rp_ring r = { ring_mem, size };
 	return r;
+}
+
+/* Up to max delivered records from *consumer into recs[0 .. *count - 1],
+ * on a fresh iterator hinted with the last len word, as the adapter's batch
+ * walk takes them: discarded records consumed and counted in *discarded;
+ * RP_EMPTY at the producer, RP_MORE when recs is full and bytes remain,
+ * else the step's stop (RP_BUSY, or the error there); *consumer after the
+ * last record consumed. */
+static rp_status iter_batch(const rp_ring *r, uint64_t producer, uint64_t *consumer,
+                            rp_rb_record *recs, uint32_t max, uint32_t *count, uint64_t *discarded)
+{
+	rp_rb_iter it;
+	rp_rb_record rec;
+	rp_status st = RP_OK;
+	uint32_t hint = 0;
+
+	*count = 0;
+	*discarded = 0;
+	rp_rb_iter_init(&it, r, producer, *consumer);
+	while (*count < max && (st = rp_rb_iter_next_hint(&it, &rec, hint)) == RP_OK) {
+		hint = rec.len | (rec.discarded ? RB_DISCARD : 0);
+		if (rec.discarded)
+			(*discarded)++;
+		else
+			recs[(*count)++] = rec;
+	}
+	*consumer = rp_rb_iter_consumer(&it);
+	if (st == RP_OK)
+		return *consumer == producer ? RP_EMPTY : RP_MORE;
+	return st;
 }
 
 /* Byte i of a span, computed by the test from the slices. */
@@ -139,7 +170,7 @@ static void rb_busy_stops(void **state)
 	rp_rb_record recs[4];
 	uint64_t cons = 0, disc = 99;
 	uint32_t n = 99;
-	assert_int_equal(rp_ringbuf_drain(&r, pos, &cons, recs, 4, &n, &disc), RP_BUSY);
+	assert_int_equal(iter_batch(&r, pos, &cons, recs, 4, &n, &disc), RP_BUSY);
 	assert_int_equal(n, 1);
 	assert_int_equal(disc, 0);
 	assert_int_equal(cons, busy_at);
@@ -154,7 +185,7 @@ static void rb_busy_stops(void **state)
 	assert_int_equal(rp_ringbuf_next(&r, pos, &cons, &rec), RP_BUSY);
 	/* commit: the walk goes on */
 	tb_rb_put(ring_mem, 256, busy_at, 16, p);
-	assert_int_equal(rp_ringbuf_drain(&r, pos, &cons, recs, 4, &n, &disc), RP_EMPTY);
+	assert_int_equal(iter_batch(&r, pos, &cons, recs, 4, &n, &disc), RP_EMPTY);
 	assert_int_equal(n, 2);
 	assert_int_equal(recs[0].len, 16);
 	assert_int_equal(recs[1].len, 4);
@@ -175,7 +206,7 @@ static void rb_discard_skipped(void **state)
 	rp_rb_record recs[4];
 	uint64_t cons = 0, disc = 0;
 	uint32_t n = 0;
-	assert_int_equal(rp_ringbuf_drain(&r, pos, &cons, recs, 4, &n, &disc), RP_EMPTY);
+	assert_int_equal(iter_batch(&r, pos, &cons, recs, 4, &n, &disc), RP_EMPTY);
 	assert_int_equal(n, 2);
 	assert_int_equal(disc, 2);
 	assert_int_equal(cons, pos);
@@ -249,7 +280,7 @@ static void rb_corrupt_len(void **state)
 	tb_rb_put(ring_mem, 256, 0, 248, NULL);
 	assert_int_equal(rp_ringbuf_next(&r, 256, &cons, &rec), RP_OK);
 	assert_int_equal(cons, 256);
-	/* drain stops at the corrupt record after the good ones */
+	/* a batch stops at the corrupt record after the good ones */
 	memset(ring_mem, 0, 256);
 	uint64_t pos = 0;
 	pos += tb_rb_put(ring_mem, 256, 0, 8, NULL);
@@ -258,7 +289,7 @@ static void rb_corrupt_len(void **state)
 	uint64_t disc;
 	uint32_t n;
 	cons = 0;
-	assert_int_equal(rp_ringbuf_drain(&r, pos + 16, &cons, recs, 4, &n, &disc), RP_E_RB_LEN);
+	assert_int_equal(iter_batch(&r, pos + 16, &cons, recs, 4, &n, &disc), RP_E_RB_LEN);
 	assert_int_equal(n, 1);
 	assert_int_equal(cons, pos);
 }
@@ -311,7 +342,7 @@ static void rb_u64_wrap(void **state)
 	rp_rb_record recs[2];
 	uint64_t disc;
 	uint32_t n;
-	assert_int_equal(rp_ringbuf_drain(&r, pos, &cons, recs, 2, &n, &disc), RP_EMPTY);
+	assert_int_equal(iter_batch(&r, pos, &cons, recs, 2, &n, &disc), RP_EMPTY);
 	assert_int_equal(n, 2);
 	assert_int_equal(cons, 32);
 	assert_payload(recs[0].data, 20, 6);
@@ -334,7 +365,7 @@ static void rb_full_across_2_64(void **state)
 	rp_rb_record recs[8];
 	uint64_t disc;
 	uint32_t n;
-	assert_int_equal(rp_ringbuf_drain(&r, pos, &cons, recs, 8, &n, &disc), RP_EMPTY);
+	assert_int_equal(iter_batch(&r, pos, &cons, recs, 8, &n, &disc), RP_EMPTY);
 	assert_int_equal(n, 4);
 	assert_int_equal(cons, 192);
 	for (int k = 0; k < 4; k++) {
@@ -357,15 +388,15 @@ static void rb_full_across_2_64(void **state)
 	assert_int_equal(rp_ringbuf_next(&r, 0, &cons, &rec), RP_EMPTY);
 }
 
-/* The drain carries the offset from record to record.  In a 40-byte ring,
+/* The iterator carries the offset from record to record.  In a 40-byte ring,
  * which does not divide 2^64 (2^64 mod 40 = 16), the offset jumps back by 16
  * where the position wraps: positions 2^64 - 16 .. 2^64 - 1 and 0 .. 15
  * share offsets 0 .. 15, so the four empty records at 2^64 - 16, 2^64 - 8, 0
  * and 8 are the two headers at offsets 0 and 8, each read twice.  The rest
- * of the ring is 0xff (BUSY): a drain that carried the offset across the
+ * of the ring is 0xff (BUSY): a walk that carried the offset across the
  * wrap without the jump (8 + 8 = 16 after the record at 2^64 - 8) would stop
  * there with RP_BUSY after two records. */
-static void rb_drain_offset_across_2_64(void **state)
+static void rb_batch_offset_across_2_64(void **state)
 {
 	(void)state;
 	rp_ring r = mk_ring(40, 0xff);
@@ -378,7 +409,7 @@ static void rb_drain_offset_across_2_64(void **state)
 	uint32_t n = 99;
 	static const uint64_t want_pos[4] = { UINT64_MAX - 15, UINT64_MAX - 7, 0, 8 };
 
-	assert_int_equal(rp_ringbuf_drain(&r, 16, &cons, recs, 6, &n, &disc), RP_EMPTY);
+	assert_int_equal(iter_batch(&r, 16, &cons, recs, 6, &n, &disc), RP_EMPTY);
 	assert_int_equal(n, 4);
 	assert_int_equal(disc, 0);
 	assert_true(cons == 16);
@@ -425,7 +456,7 @@ static void rb_header_word_edges(void **state)
 	}
 }
 
-static void rb_drain_more_and_zero_max(void **state)
+static void rb_batch_more_and_zero_max(void **state)
 {
 	(void)state;
 	rp_ring r = mk_ring(256, 0);
@@ -435,14 +466,14 @@ static void rb_drain_more_and_zero_max(void **state)
 	rp_rb_record recs[3];
 	uint64_t cons = 0, disc;
 	uint32_t n;
-	assert_int_equal(rp_ringbuf_drain(&r, pos, &cons, recs, 0, &n, &disc), RP_MORE);
+	assert_int_equal(iter_batch(&r, pos, &cons, recs, 0, &n, &disc), RP_MORE);
 	assert_int_equal(n, 0);
 	assert_int_equal(cons, 0);
-	assert_int_equal(rp_ringbuf_drain(&r, pos, &cons, recs, 3, &n, &disc), RP_MORE);
+	assert_int_equal(iter_batch(&r, pos, &cons, recs, 3, &n, &disc), RP_MORE);
 	assert_int_equal(n, 3);
 	assert_int_equal(cons, 8 + 16 + 16);
 	assert_int_equal(recs[2].len, 2);
-	assert_int_equal(rp_ringbuf_drain(&r, pos, &cons, recs, 3, &n, &disc), RP_EMPTY);
+	assert_int_equal(iter_batch(&r, pos, &cons, recs, 3, &n, &disc), RP_EMPTY);
 	assert_int_equal(n, 2);
 	assert_int_equal(recs[1].len, 4);
 	assert_int_equal(cons, pos);
@@ -458,7 +489,7 @@ static void rb_full_ring_of_records(void **state)
 	rp_rb_record recs[40];
 	uint64_t cons = 1000 * 256, disc;
 	uint32_t n;
-	assert_int_equal(rp_ringbuf_drain(&r, cons + 256, &cons, recs, 40, &n, &disc), RP_EMPTY);
+	assert_int_equal(iter_batch(&r, cons + 256, &cons, recs, 40, &n, &disc), RP_EMPTY);
 	assert_int_equal(n, 32);
 	assert_int_equal(cons, 1000 * 256 + 256);
 }
@@ -914,9 +945,9 @@ int main(void)
 		cmocka_unit_test(rb_overrun),
 		cmocka_unit_test(rb_u64_wrap),
 		cmocka_unit_test(rb_full_across_2_64),
-		cmocka_unit_test(rb_drain_offset_across_2_64),
+		cmocka_unit_test(rb_batch_offset_across_2_64),
 		cmocka_unit_test(rb_header_word_edges),
-		cmocka_unit_test(rb_drain_more_and_zero_max),
+		cmocka_unit_test(rb_batch_more_and_zero_max),
 		cmocka_unit_test(rb_full_ring_of_records),
 		cmocka_unit_test(rb_iter_walk),
 		cmocka_unit_test(rb_iter_hint),

@@ -1,14 +1,38 @@
-/* rp_ring_drain_bpf_output: the fused BPF-output batch.  Good records,
- * wrapped payloads, every framing error with the state unchanged, records of
- * other kinds (RP_OTHER, nothing dropped), batch limits, positions passing
- * 2^64, and a differential test against rp_ring_drain + rp_bpf_output_view on
- * random rings.  The same walk one sample at a time (rp_ring_iter): the same
+/* The iterator's BPF-output sample step (rp_ring_iter_next_bpf), in
+ * batches as the adapters' sample batch takes it (iter_batch below): good
+ * records, wrapped payloads, every framing error with the state unchanged,
+ * records of other kinds (RP_OTHER, nothing dropped), batch limits,
+ * positions passing 2^64, and a differential test against rp_ring_drain +
+ * rp_bpf_output_view on random rings.  One sample at a time: the same
  * samples at every start offset, the iterator and the sample untouched by
  * every call that does not return RP_OK, and the same differential; and
  * the iterator's record step (rp_ring_iter_next) against rp_ring_drain. */
 #include "unit.h"
 
 #define NS 6
+
+/* Up to max samples from *tail into out[0 .. *count - 1], on a fresh
+ * iterator, as the adapters' sample batch walks: RP_EMPTY at head, RP_MORE
+ * when out is full and bytes remain, else the step's stop (RP_OTHER before
+ * a record of another kind, or the framing error there); *tail after the
+ * last sample.  A step that does not return RP_OK writes no sample, so
+ * out[*count ..] is never written. */
+static rp_status iter_batch(const rp_ring *g, uint64_t head, uint64_t *tail, rp_bpf_sample *out,
+                            uint32_t max, uint32_t *count)
+{
+	rp_ring_iter it;
+	rp_status st = RP_OK;
+	uint32_t n = 0;
+
+	rp_ring_iter_init(&it, g, head, *tail);
+	while (n < max && (st = rp_ring_iter_next_bpf(&it, &out[n])) == RP_OK)
+		n++;
+	*tail = it.tail;
+	*count = n;
+	if (st == RP_OK)
+		return it.tail == head ? RP_EMPTY : RP_MORE;
+	return st;
+}
 
 /* The payload of sample i: n bytes of a pattern seeded by i. */
 static const size_t sample_len[NS] = { 8, 0, 20, 4, 60, 13 };
@@ -71,7 +95,7 @@ static void batch_all_offsets(void **state)
 		uint64_t tail = start;
 		uint32_t count = 99;
 
-		assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, NS + 2, &count), RP_EMPTY);
+		assert_int_equal(iter_batch(&g, head, &tail, out, NS + 2, &count), RP_EMPTY);
 		assert_int_equal(count, NS);
 		assert_true(tail == head);
 		check_samples(&r, out, pos, 0, NS);
@@ -97,13 +121,13 @@ static void batch_stops_at_max(void **state)
 	uint32_t count = 99;
 
 	fill_canary(out, NS);
-	assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, 4, &count), RP_MORE);
+	assert_int_equal(iter_batch(&g, head, &tail, out, 4, &count), RP_MORE);
 	assert_int_equal(count, 4);
 	assert_true(tail == pos[4]);
 	check_samples(&r, out, pos, 0, 4);
 	assert_canary(out + 4, NS - 4);
 	/* the rest, exactly fitting: empty, not more */
-	assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, 2, &count), RP_EMPTY);
+	assert_int_equal(iter_batch(&g, head, &tail, out, 2, &count), RP_EMPTY);
 	assert_int_equal(count, 2);
 	assert_true(tail == head);
 	check_samples(&r, out, pos, 4, 2);
@@ -111,12 +135,12 @@ static void batch_stops_at_max(void **state)
 	/* max 0: more on a non-empty ring, empty on an empty one; nothing moves */
 	tail = 200;
 	fill_canary(out, 1);
-	assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, 0, &count), RP_MORE);
+	assert_int_equal(iter_batch(&g, head, &tail, out, 0, &count), RP_MORE);
 	assert_int_equal(count, 0);
 	assert_true(tail == 200);
 	assert_canary(out, 1);
 	tail = head;
-	assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, 0, &count), RP_EMPTY);
+	assert_int_equal(iter_batch(&g, head, &tail, out, 0, &count), RP_EMPTY);
 	assert_int_equal(count, 0);
 	assert_true(tail == head);
 	rb_free(&r);
@@ -137,7 +161,7 @@ static void batch_u64_wrap(void **state)
 		uint64_t tail = start;
 		uint32_t count = 99;
 
-		assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, NS, &count), RP_EMPTY);
+		assert_int_equal(iter_batch(&g, head, &tail, out, NS, &count), RP_EMPTY);
 		assert_int_equal(count, NS);
 		assert_true(tail == head);
 		check_samples(&r, out, pos, 0, NS);
@@ -157,7 +181,7 @@ static void expect_stop(const rb_ring *r, uint64_t head, uint64_t tail0, uint64_
 	uint32_t count = 99;
 
 	fill_canary(out, NS + 1);
-	assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, NS + 1, &count), want);
+	assert_int_equal(iter_batch(&g, head, &tail, out, NS + 1, &count), want);
 	assert_int_equal(count, want_count);
 	assert_true(tail == stop_at);
 	assert_canary(out + want_count, NS + 1 - want_count);
@@ -249,12 +273,12 @@ static void batch_other_records(void **state)
 		uint32_t count = 99;
 
 		fill_canary(out, 4);
-		assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, 4, &count), RP_OTHER);
+		assert_int_equal(iter_batch(&g, head, &tail, out, 4, &count), RP_OTHER);
 		assert_int_equal(count, 1);
 		assert_true(tail == other);
 		assert_canary(out + 1, 3);
 		/* at the other record: RP_OTHER again, nothing written, tail unchanged */
-		assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out + 1, 3, &count), RP_OTHER);
+		assert_int_equal(iter_batch(&g, head, &tail, out + 1, 3, &count), RP_OTHER);
 		assert_int_equal(count, 0);
 		assert_true(tail == other);
 		assert_canary(out + 1, 3);
@@ -262,14 +286,14 @@ static void batch_other_records(void **state)
 		rp_record rec = expect_record(&r, head, &tail, other_type, 0, other_size);
 		rp_bpf_output bo;
 		assert_true(rp_bpf_output_view(&rec, &bo) != RP_OK);
-		assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, 4, &count), RP_EMPTY);
+		assert_int_equal(iter_batch(&g, head, &tail, out, 4, &count), RP_EMPTY);
 		assert_int_equal(count, 1);
 		assert_int_equal(out[0].data.n0 + out[0].data.n1, 4);
 		rb_free(&r);
 	}
 }
 
-/* The same boundary on the batch's common path (a record after the first
+/* The same boundary on the step's common path (a record after the first
  * one of a batch, not reaching the ring end), where the raw size read there
  * decides the record: raw size 4 is taken, 5 stops the batch with RP_OTHER
  * at that record, the first descriptor kept. */
@@ -290,7 +314,7 @@ static void batch_raw_size_boundary_within(void **state)
 		uint32_t count = 99;
 		fill_canary(out, 3);
 		const rp_status want = raw <= 4 ? RP_EMPTY : RP_OTHER;
-		assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, 3, &count), want);
+		assert_int_equal(iter_batch(&g, head, &tail, out, 3, &count), want);
 		assert_int_equal(count, raw <= 4 ? 2 : 1);
 		assert_true(tail == (raw <= 4 ? head : mid));
 		assert_true(out[0].pos == 0 && out[0].raw_size == 4);
@@ -320,7 +344,7 @@ static void batch_raw_size_boundary(void **state)
 		uint64_t tail = 56;
 		uint32_t count = 99;
 		const rp_status want = raw <= 4 ? RP_EMPTY : RP_OTHER;
-		assert_int_equal(rp_ring_drain_bpf_output(&g, head, &tail, out, 1, &count), want);
+		assert_int_equal(iter_batch(&g, head, &tail, out, 1, &count), want);
 		assert_int_equal(count, raw <= 4);
 		if (raw <= 4) {
 			assert_span_bytes(out[0].data, body + 4, raw);
@@ -332,8 +356,8 @@ static void batch_raw_size_boundary(void **state)
 
 /* The differential test: random rings (BPF outputs, LOST, malformed SAMPLEs,
  * garbage headers; random sizes, positions, heads and batch limits), the
- * fused batch against rp_ring_drain (one record at a time) followed by
- * rp_bpf_output_view. */
+ * sample step in batches against rp_ring_drain (one record at a time)
+ * followed by rp_bpf_output_view. */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(void)
 {
@@ -462,7 +486,7 @@ static void batch_differential(void **state)
 			rp_bpf_sample out[16];
 			uint32_t count = 99;
 			fill_canary(out, 16);
-			const rp_status st = rp_ring_drain_bpf_output(&g, head, &tail, out, max, &count);
+			const rp_status st = iter_batch(&g, head, &tail, out, max, &count);
 			assert_int_equal(st, want.st);
 			assert_int_equal(count, want.n);
 			assert_true(tail == want.tail);
