@@ -901,11 +901,77 @@ static void check_state(const char *op)
 	FZ_CHECK(g.pb->npending == npending, "%s: npending %u, %u rings pending", op, g.pb->npending, npending);
 }
 
+/* Once per process, whatever the input: a sample the walk refused (its raw
+ * size too long) and that the samples callback rewrites into a good one
+ * before the drain reads it again (as a writer racing the reader could)
+ * still reaches the samples callback, as a batch of one, in ring order,
+ * and nothing counts as malformed.  Samples 0, 1, 2 of 32 bytes each. */
+static struct {
+	uint8_t *raw1; /* sample 1's raw size, until the first callback */
+	uint32_t calls, n;
+	uint8_t seq[4];
+} rw;
+
+static int rw_samples(void *ctx, int cpu, const rp_payload *s, uint32_t n)
+{
+	const uint32_t good = 20;
+
+	(void)ctx;
+	(void)cpu;
+	rw.calls++;
+	if (rw.raw1) {
+		memcpy(rw.raw1, &good, 4);
+		rw.raw1 = NULL;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (rw.n < 4 && s[i].size == good)
+			rw.seq[rw.n++] = ((const uint8_t *)s[i].data)[0];
+	return 0;
+}
+
+static void check_rewrite_under_walk(void)
+{
+	static bool done;
+	const uint64_t t0 = 0;
+	const int cpu = 0;
+	uint8_t *buf = NULL;
+	rp_perf_stats st;
+
+	if (done)
+		return;
+	done = true;
+	rp_perf_buffer *pb = fz_mem_perf_buffer(1, 4096, &t0, &cpu, 0, 0, &buf);
+	FZ_CHECK(pb != NULL, "rewrite check: out of memory");
+	pb->samples_fn = rw_samples;
+	uint8_t *d = buf + sizeof(struct perf_event_mmap_page); /* fz_mem_ring's data */
+	for (uint32_t k = 0; k < 3; k++) {
+		const uint32_t type = RP_RECORD_SAMPLE, raw = k == 1 ? 4096u : 20u;
+		const uint16_t misc = 0, rsize = 32;
+		memcpy(d + 32 * k, &type, 4);
+		memcpy(d + 32 * k + 4, &misc, 2);
+		memcpy(d + 32 * k + 6, &rsize, 2);
+		memcpy(d + 32 * k + 8, &raw, 4);
+		d[32 * k + 12] = (uint8_t)k;
+	}
+	rw.raw1 = d + 32 + 8;
+	((struct perf_event_mmap_page *)pb->rings[0].ring.base)->data_head = 96;
+	const int r = rp_perf_buffer_consume_ring(pb, 0);
+	FZ_CHECK(rp_perf_buffer_stats(pb, cpu, &st) == 0, "rewrite check: stats");
+	FZ_CHECK(r == 3 && rw.n == 3 && rw.seq[0] == 0 && rw.seq[1] == 1 && rw.seq[2] == 2 &&
+	         rw.calls == 3 && st.records == 3 && st.malformed == 0 && pb->rings[0].ring.tail == 96,
+	         "rewrite check: consume %d, %u samples in %u calls, records %" PRIu64
+	         ", malformed %" PRIu64 ", tail %" PRIu64 " (want 3, 3 in 3, 3, 0, 96)", r, rw.n,
+	         rw.calls, st.records, st.malformed, pb->rings[0].ring.tail);
+	fz_mem_perf_buffer_free(pb, &buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const names[9] = { "produce", "poll", "consume", "consume_ring", "ready_consume",
 		"resync_ring", "queries", "null", "produce-all" };
 	fz_cur in = { data, size, 0 };
+
+	check_rewrite_under_walk();
 	uint64_t t0[MAX_RINGS];
 	uint8_t specs[32];
 

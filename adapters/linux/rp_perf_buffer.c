@@ -32,17 +32,22 @@ static int deliver(drain_ctx *dc, const rp_record *rec)
 		rp_bpf_output out;
 		if (rp_bpf_output_view(rec, &out) != RP_OK)
 			goto malformed;
-		if (!pb->sample_fn)
+		if (!pb->sample_fn && !pb->samples_fn)
 			return 0;
-		/* In one piece, as the payload drain hands its samples over.  A
-		 * sample reaches this path in payload mode only if the ring
-		 * changed under the walk (the walk refused it a moment ago); if
-		 * it wraps and no memory is left to copy it, it is consumed and
-		 * the drain returns -ENOMEM. */
+		/* In one piece, as the sample drains hand their samples over.  A
+		 * sample reaches this path in payload or samples mode only if
+		 * the ring changed under the walk (the walk refused it a moment
+		 * ago): it goes to the mode's callback, in samples mode as a
+		 * batch of one.  If it wraps and no memory is left to copy it,
+		 * it is consumed and the drain returns -ENOMEM. */
 		const uint8_t *p = rp_perf_ring_contiguous(&dc->cr->ring, &out.data);
 		if (!p)
 			return -ENOMEM;
 		dc->calls++;
+		if (pb->samples_fn) {
+			const rp_payload one = { p, out.raw_size };
+			return pb->samples_fn(pb->ctx, cpu, &one, 1);
+		}
 		return pb->sample_fn(pb->ctx, cpu, p, out.raw_size);
 	}
 	if (rec->type == RP_RECORD_LOST) {
