@@ -510,6 +510,17 @@ static void batch_differential(void **state)
 	assert_true(records > 10000 && others > 500 && errors > 200);
 }
 
+/* Every field of the record the iterator gave (got) as the reference's. */
+static void assert_record_is(const rp_record *got, const rp_record *want)
+{
+	assert_true(got->pos == want->pos && got->type == want->type && got->misc == want->misc &&
+	            got->size == want->size);
+	assert_ptr_equal(got->body.p0, want->body.p0);
+	assert_ptr_equal(got->body.p1, want->body.p1);
+	assert_int_equal(got->body.n0, want->body.n0);
+	assert_int_equal(got->body.n1, want->body.n1);
+}
+
 /* The room the iterator carries (rp_room_at, rp_ring.h), from its
  * definition: the bytes from tail that are published (before head), before
  * the ring end and before 2^64; 0 where tail is not aligned or head is more
@@ -735,12 +746,7 @@ static void iter_hint_runs(void **state)
 			memset(&rec, 0, sizeof rec);
 			assert_int_equal(rp_ring_next(&g, head, &t, &rec), RP_OK);
 			assert_int_equal(rp_ring_iter_next(&it, &got), RP_OK);
-			assert_true(got.pos == rec.pos && got.type == rec.type && got.misc == rec.misc &&
-			            got.size == rec.size);
-			assert_ptr_equal(got.body.p0, rec.body.p0);
-			assert_ptr_equal(got.body.p1, rec.body.p1);
-			assert_int_equal(got.body.n0, rec.body.n0);
-			assert_int_equal(got.body.n1, rec.body.n1);
+			assert_record_is(&got, &rec);
 			assert_true(it.tail == t);
 		}
 		assert_int_equal(steps, 19); /* 16 samples, 2 RP_OTHER, RP_EMPTY */
@@ -811,12 +817,7 @@ static void iter_records_differential(void **state)
 				break;
 			}
 			assert_int_equal(gs, RP_OK);
-			assert_true(got.pos == want.pos && got.type == want.type && got.misc == want.misc &&
-			            got.size == want.size);
-			assert_ptr_equal(got.body.p0, want.body.p0);
-			assert_ptr_equal(got.body.p1, want.body.p1);
-			assert_int_equal(got.body.n0, want.body.n0);
-			assert_int_equal(got.body.n1, want.body.n1);
+			assert_record_is(&got, &want);
 			assert_true(it.tail == t);
 			assert_room(&it);
 			records++;
